@@ -1,0 +1,187 @@
+package cuckoo
+
+import (
+	"math/bits"
+	"unsafe"
+)
+
+// Filter is a cuckoo filter of keys of type T: a set that answers "maybe
+// present" or "certainly absent" in a few nanoseconds and a few bits per key.
+//
+// Contains, Count, Hash and the other read-only methods may be called from
+// many goroutines at once. A call that changes the filter (Insert, Delete,
+// Reset, ...) needs exclusive access.
+type Filter[T Hashable] struct {
+	core
+	kind keyKind
+}
+
+// core is the part of a filter that does not depend on the key type.
+type core struct {
+	t        table
+	h        hasher
+	count    int
+	capacity int
+	maxKicks int
+	rng      uint64 // displacement PRNG state, seeded from the seed
+	kickBuf  []byte // the path of a long displacement walk; see kick
+}
+
+// New returns an empty filter, or an error wrapping ErrInvalidConfig that
+// names the offending Config field.
+func New[T Hashable](cfg Config) (*Filter[T], error) {
+	p, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	if p.layout == SemiSorted {
+		return nil, invalid("Layout", "%v is not implemented yet", p.layout)
+	}
+	f := &Filter[T]{kind: kindOf[T]()}
+	f.core = newCore(p)
+	return f, nil
+}
+
+func newCore(p params) core {
+	c := core{
+		t:        newTable(p.m, p.f, p.layout),
+		h:        newHasher(p.seed),
+		capacity: p.capacity,
+		maxKicks: p.maxKicks,
+	}
+	c.rng = c.h.seed
+	if p.maxKicks > kickStackSteps {
+		c.kickBuf = make([]byte, (p.maxKicks+3)/4)
+	}
+	return c
+}
+
+// Hash returns the hash of key that the ...Hash methods take. Filters with
+// the same Seed give the same hash, so a key hashed once can probe many
+// filters.
+func (f *Filter[T]) Hash(key T) uint64 {
+	p := unsafe.Pointer(&key)
+	if f.kind == kindInt { // the common case, inlined
+		return f.h.u64(*(*uint64)(p))
+	}
+	return f.h.key(f.kind, p)
+}
+
+// Insert adds key. It returns ErrFull if no free slot was found within
+// MaxKicks displacements and ErrTooManyDuplicates if the filter already
+// holds 8 copies of key's fingerprint in key's buckets. After an error the
+// filter is exactly as it was: a failed insert never loses a stored key.
+func (f *Filter[T]) Insert(key T) error { return f.InsertHash(f.Hash(key)) }
+
+// InsertUnique adds key unless Contains(key) already reports it. It returns
+// whether it added it. A false positive makes it skip a key that was not
+// there: later lookups still find that key, but Delete must not be used with
+// keys inserted this way.
+func (f *Filter[T]) InsertUnique(key T) (bool, error) {
+	h := f.Hash(key)
+	if f.ContainsHash(h) {
+		return false, nil
+	}
+	if err := f.InsertHash(h); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// Contains reports whether key may be in the filter. It is never false for
+// an inserted key that was not deleted; it is true for other keys with
+// probability about EstimatedFalsePositiveRate.
+func (f *Filter[T]) Contains(key T) bool { return f.ContainsHash(f.Hash(key)) }
+
+// Delete removes one copy of key and reports whether it found one. Delete
+// only keys that were inserted: deleting a key that was not inserted may
+// remove another key's matching fingerprint, and then the filter can wrongly
+// answer false for that key.
+func (f *Filter[T]) Delete(key T) bool { return f.DeleteHash(f.Hash(key)) }
+
+// Count returns how many copies of key's fingerprint its two buckets hold,
+// 0 to 8: the copies of key inserted, plus any other key's matching
+// fingerprint.
+func (f *Filter[T]) Count(key T) int { return f.CountHash(f.Hash(key)) }
+
+// ContainsHash is Contains for a key hashed with Hash.
+func (c *core) ContainsHash(h uint64) bool { return containsGeneric(&c.t, h) }
+
+// CountHash is Count for a key hashed with Hash.
+func (c *core) CountHash(h uint64) int {
+	fp, i1 := c.t.locate(h)
+	return countGeneric(&c.t, i1, c.t.alt(i1, fp), fp)
+}
+
+// InsertHash is Insert for a key hashed with Hash.
+func (c *core) InsertHash(h uint64) error {
+	fp, i1 := c.t.locate(h)
+	i2 := c.t.alt(i1, fp)
+	if c.t.add(i1, fp) || c.t.add(i2, fp) {
+		c.count++
+		return nil
+	}
+	// Both buckets are full. If they hold nothing but fp, no displacement
+	// can help: fp can only ever live in these two buckets.
+	if countGeneric(&c.t, i1, i2, fp) == 2*slotsPerBucket {
+		return ErrTooManyDuplicates
+	}
+	if !c.kick(fp, i1, i2) {
+		return ErrFull
+	}
+	c.count++
+	return nil
+}
+
+// DeleteHash is Delete for a key hashed with Hash.
+func (c *core) DeleteHash(h uint64) bool {
+	fp, i1 := c.t.locate(h)
+	if c.t.remove(i1, fp) || c.t.remove(c.t.alt(i1, fp), fp) {
+		c.count--
+		return true
+	}
+	return false
+}
+
+// Len is the number of items stored.
+func (c *core) Len() int { return c.count }
+
+// Capacity is the Capacity the filter was made for.
+func (c *core) Capacity() int { return c.capacity }
+
+// Slots is the number of fingerprint slots: 4 per bucket.
+func (c *core) Slots() int { return int(c.t.m) * slotsPerBucket }
+
+// LoadFactor is Len / Slots.
+func (c *core) LoadFactor() float64 { return float64(c.count) / float64(c.Slots()) }
+
+// FingerprintBits is the fingerprint width in bits.
+func (c *core) FingerprintBits() int { return int(c.t.f) }
+
+// Layout is the bucket encoding.
+func (c *core) Layout() Layout { return c.t.layout }
+
+// SizeBytes is the size of the table in bytes, the few padding bytes at its
+// end included.
+func (c *core) SizeBytes() int { return len(c.t.data) }
+
+// EstimatedFalsePositiveRate is the expected false-positive rate of Contains
+// at the current load.
+func (c *core) EstimatedFalsePositiveRate() float64 {
+	return falsePositiveRate(c.t.f, c.LoadFactor())
+}
+
+// Reset empties the filter and restarts its displacement PRNG, so that the
+// same operations give the same table as on a new filter.
+func (c *core) Reset() {
+	clear(c.t.data)
+	c.count = 0
+	c.rng = c.h.seed
+}
+
+// rand returns the next value of the displacement PRNG (wyrand).
+func (c *core) rand() uint64 {
+	c.rng += 0xa0761d6478bd642f
+	hi, lo := bits.Mul64(c.rng, c.rng^0xe7037ed1a0b428db)
+	return hi ^ lo
+}

@@ -1,0 +1,172 @@
+package cuckoo
+
+import (
+	"math"
+	"math/bits"
+	"reflect"
+	"unsafe"
+
+	"github.com/zeebo/xxh3"
+)
+
+// Hashable lists the key types a Filter accepts, including named types
+// such as `type UserID uint64`.
+//
+// Integers hash as their value widened to 64 bits (signed ones sign-extended),
+// so int32(7), int64(7) and uint8(7) have the same hash, whatever the
+// platform's int size. Floats hash as float64 bits, with -0 folded into +0 and
+// every NaN into one NaN, so keys that compare equal hash equal. Strings and
+// byte slices hash their bytes: string("ab") and []byte("ab") hash equal.
+type Hashable interface {
+	~string | ~[]byte |
+		~int | ~int8 | ~int16 | ~int32 | ~int64 |
+		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
+		~float32 | ~float64
+}
+
+// DefaultSeed is the seed used when Config.Seed is 0.
+const DefaultSeed uint64 = 0x5ca1ab1e_c0ffee11
+
+// keyKind tells how a key's bytes are hashed. It is also written into the
+// binary format, so its values must not change.
+type keyKind uint8
+
+const (
+	kindInvalid keyKind = iota
+	kindInt             // every integer type, widened to 64 bits
+	kindFloat           // float32 and float64, as float64 bits
+	kindBytes           // string and []byte
+	kindSigned8
+	kindSigned16
+	kindSigned32
+	kindUnsigned8
+	kindUnsigned16
+	kindUnsigned32
+	kindFloat32
+	kindString
+)
+
+// kindOf reports how keys of type T are read. The result for a type is fixed,
+// so it is computed once per filter.
+func kindOf[T Hashable]() keyKind {
+	switch t := reflect.TypeFor[T](); t.Kind() {
+	case reflect.String:
+		return kindString
+	case reflect.Slice:
+		return kindBytes
+	case reflect.Int8:
+		return kindSigned8
+	case reflect.Int16:
+		return kindSigned16
+	case reflect.Int32:
+		return kindSigned32
+	case reflect.Uint8:
+		return kindUnsigned8
+	case reflect.Uint16:
+		return kindUnsigned16
+	case reflect.Uint32:
+		return kindUnsigned32
+	case reflect.Float32:
+		return kindFloat32
+	case reflect.Float64:
+		return kindFloat
+	case reflect.Int, reflect.Int64:
+		if t.Size() == 4 {
+			return kindSigned32
+		}
+		return kindInt
+	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		if t.Size() == 4 {
+			return kindUnsigned32
+		}
+		return kindInt
+	}
+	return kindInvalid
+}
+
+// family is the key kind recorded in encodings: keys of one family hash the
+// same way, so filters may be shared between the types of one family.
+func (k keyKind) family() keyKind {
+	switch k {
+	case kindString, kindBytes:
+		return kindBytes
+	case kindFloat32, kindFloat:
+		return kindFloat
+	}
+	return kindInt
+}
+
+// hasher turns keys into 64-bit hashes. It is xxh3 (64-bit, seeded) over the
+// key's bytes; integer keys take a short cut that computes the same value as
+// xxh3 over their 8 little-endian bytes.
+type hasher struct {
+	seed    uint64
+	bitflip uint64 // xxh3's seed-dependent constant for 4..8-byte inputs
+}
+
+func newHasher(seed uint64) hasher {
+	if seed == 0 {
+		seed = DefaultSeed
+	}
+	// XXH3 (len 4..8): the seed's low half, byte-swapped, is folded into its
+	// high half, then subtracted from two words of the default secret.
+	s := seed ^ uint64(bits.ReverseBytes32(uint32(seed)))<<32
+	return hasher{seed: seed, bitflip: (0x1cad21f72c81017c ^ 0xdb979083e96dd4de) - s}
+}
+
+// u64 is xxh3 of the 8 little-endian bytes of v.
+func (h *hasher) u64(v uint64) uint64 {
+	// XXH3 reads the input as two 32-bit halves, high half first, then mixes
+	// with rrmxmx and the input length 8.
+	x := bits.RotateLeft64(v, 32) ^ h.bitflip
+	x ^= bits.RotateLeft64(x, 49) ^ bits.RotateLeft64(x, 24)
+	x *= 0x9fb21c651e98df25
+	x ^= (x >> 35) + 8
+	x *= 0x9fb21c651e98df25
+	return x ^ x>>28
+}
+
+func (h *hasher) bytes(b []byte) uint64 { return xxh3.HashSeed(b, h.seed) }
+
+func (h *hasher) string(s string) uint64 { return xxh3.HashStringSeed(s, h.seed) }
+
+// float hashes a float64 so that keys that compare equal hash equal.
+func (h *hasher) float(v float64) uint64 {
+	if v == 0 {
+		v = 0 // folds -0 into +0
+	}
+	if v != v {
+		v = math.NaN()
+	}
+	return h.u64(math.Float64bits(v))
+}
+
+// key hashes a key of kind k. The key is read through its address so that one
+// non-generic function serves every type of a shape.
+func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
+	switch k {
+	case kindInt:
+		return h.u64(*(*uint64)(p))
+	case kindString:
+		return h.string(*(*string)(p))
+	case kindBytes:
+		return h.bytes(*(*[]byte)(p))
+	case kindUnsigned32:
+		return h.u64(uint64(*(*uint32)(p)))
+	case kindSigned32:
+		return h.u64(uint64(int64(*(*int32)(p))))
+	case kindUnsigned16:
+		return h.u64(uint64(*(*uint16)(p)))
+	case kindSigned16:
+		return h.u64(uint64(int64(*(*int16)(p))))
+	case kindUnsigned8:
+		return h.u64(uint64(*(*uint8)(p)))
+	case kindSigned8:
+		return h.u64(uint64(int64(*(*int8)(p))))
+	case kindFloat:
+		return h.float(*(*float64)(p))
+	case kindFloat32:
+		return h.float(float64(*(*float32)(p)))
+	}
+	panic("cuckoo: unreachable key kind")
+}

@@ -1,0 +1,54 @@
+package cuckoo
+
+// kickStackSteps is the longest displacement walk whose path is kept on the
+// stack; longer MaxKicks use a buffer allocated with the filter.
+const kickStackSteps = 512
+
+// kick makes room for fp, whose buckets i1 and i2 are full, by a random walk:
+// put fp into a random slot of one of its buckets, take out the fingerprint
+// that was there, move it to its other bucket, and so on until a fingerprint
+// lands in a free slot or maxKicks steps are done.
+//
+// The walk records which slot each step wrote (2 bits a step). If it fails it
+// runs backwards: the homeless fingerprint's other bucket is the bucket it
+// was taken from, and swapping it back into the recorded slot hands back the
+// fingerprint placed there. Undoing every step restores the table bit for
+// bit, so a failed insert loses nothing.
+func (c *core) kick(fp uint32, i1, i2 uint64) bool {
+	var stack [kickStackSteps / 4]byte
+	path := stack[:]
+	if c.maxKicks > kickStackSteps {
+		path = c.kickBuf
+	}
+	t := &c.t
+	cur, b := fp, i1
+	var r uint64
+	for k := 0; k < c.maxKicks; k++ {
+		if k%32 == 0 {
+			r = c.rand()
+			if k == 0 && r>>63 != 0 {
+				b = i2
+			}
+		}
+		victim, at := t.swap(b, uint(r&3), cur)
+		r >>= 2
+		setStep(path, k, at)
+		cur = victim
+		b = t.alt(b, cur)
+		if t.add(b, cur) {
+			return true
+		}
+	}
+	for k := c.maxKicks - 1; k >= 0; k-- {
+		b = t.alt(b, cur)
+		cur, _ = t.swap(b, step(path, k), cur)
+	}
+	return false
+}
+
+func setStep(path []byte, k int, slot uint) {
+	sh := uint(k%4) * 2
+	path[k/4] = path[k/4]&^(3<<sh) | byte(slot)<<sh
+}
+
+func step(path []byte, k int) uint { return uint(path[k/4]>>(uint(k%4)*2)) & 3 }

@@ -1,0 +1,159 @@
+package cuckoo
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+)
+
+// slotsPerBucket is the number of fingerprints a bucket holds.
+const slotsPerBucket = 4
+
+// tablePad is how many bytes follow the last bucket, so that a bucket is
+// always read with whole 64-bit loads: two loads at byte offsets o and o+8
+// read at most 16 bytes from the start of the last bucket, and a bucket
+// never starts less than one byte before the end of the buckets.
+const tablePad = 16
+
+// maxBuckets bounds the bucket count: bucket indexes come from 32 bits of
+// the hash.
+const maxBuckets = 1 << 32
+
+// table is the bucket storage. Bucket i holds bbits bits starting at bit
+// i*bbits of data, little-endian, whatever the host; data ends with tablePad
+// zero bytes that are never part of a bucket.
+type table struct {
+	data    []byte
+	m       uint64 // bucket count: even, >= 2
+	f       uint   // fingerprint bits, 4..32
+	bbits   uint   // bits per bucket
+	fpRange uint64 // 2^f - 1, the number of non-empty fingerprints
+	layout  Layout
+	lanes   lanes // SWAR constants for four f-bit lanes
+}
+
+// lanes holds the constants that test four f-bit lanes at once, as 128-bit
+// values (lo, hi): ones has the lowest bit of each lane set, tops the highest
+// bit, rest every lane bit but the highest.
+type lanes struct {
+	onesLo, onesHi uint64
+	topsLo, topsHi uint64
+	restLo, restHi uint64
+}
+
+func newLanes(f uint) lanes {
+	var l lanes
+	for k := uint(0); k < slotsPerBucket; k++ {
+		setBit128(&l.onesLo, &l.onesHi, k*f)
+		setBit128(&l.topsLo, &l.topsHi, k*f+f-1)
+	}
+	width := slotsPerBucket * f
+	maskLo, maskHi := ^uint64(0), uint64(0)
+	if width < 64 {
+		maskLo = 1<<width - 1
+	} else {
+		maskHi = 1<<(width-64) - 1 // width 128 shifts by 64: all ones
+		if width == 128 {
+			maskHi = ^uint64(0)
+		}
+	}
+	l.restLo, l.restHi = maskLo&^l.topsLo, maskHi&^l.topsHi
+	return l
+}
+
+func setBit128(lo, hi *uint64, bit uint) {
+	if bit < 64 {
+		*lo |= 1 << bit
+	} else {
+		*hi |= 1 << (bit - 64)
+	}
+}
+
+// bucketBits is the size of a bucket in bits for a layout and width.
+func bucketBits(layout Layout, f uint) uint {
+	if layout == SemiSorted {
+		return slotsPerBucket*f - 1*slotsPerBucket
+	}
+	return slotsPerBucket * f
+}
+
+// tableBytes is the size of a table's data, padding included.
+func tableBytes(m uint64, bbits uint) uint64 {
+	return (m*uint64(bbits)+7)/8 + tablePad
+}
+
+func newTable(m uint64, f uint, layout Layout) table {
+	t := table{
+		m:       m,
+		f:       f,
+		bbits:   bucketBits(layout, f),
+		fpRange: 1<<f - 1,
+		layout:  layout,
+		lanes:   newLanes(f),
+	}
+	t.data = make([]byte, tableBytes(m, t.bbits))
+	return t
+}
+
+// locate derives the fingerprint and the first bucket from a hash. They come
+// from disjoint halves of it: the bucket from the high 32 bits, the
+// fingerprint from the low 32, each mapped onto its range by a multiply and a
+// shift, so no bucket count needs to be a power of two and fingerprint 0 is
+// never produced.
+func (t *table) locate(h uint64) (fp uint32, i1 uint64) {
+	fp = uint32((h&0xffffffff)*t.fpRange>>32) + 1
+	i1 = (h >> 32) * t.m >> 32
+	return fp, i1
+}
+
+// alt is the other bucket of a fingerprint stored in bucket i:
+//
+//	alt(i, fp) = (m - i - r(fp)) mod m,  r(fp) odd, 1 <= r(fp) < m
+//
+// It is an involution, alt(alt(i, fp), fp) = (m - (m - i - r) - r) = i mod m,
+// so it needs only the bucket and the fingerprint. Because m is even and r odd,
+// i - alt(i, fp) = 2i + r - m is odd, so alt(i, fp) != i: every key has two
+// distinct buckets.
+func (t *table) alt(i uint64, fp uint32) uint64 {
+	r := uint64(fp*0x9e3779b1)*t.m>>32 | 1
+	j := t.m - i - r
+	return j + t.m&uint64(int64(j)>>63)
+}
+
+// load64 reads 8 bytes little-endian at byte offset o.
+func load64(b []byte, o uint64) uint64 { return binary.LittleEndian.Uint64(b[o : o+8]) }
+
+// load64At is load64 without the bounds check, for the probes: every bucket
+// index is below m by construction (locate and alt reduce modulo m), and the
+// table pads the last bucket so that 16 bytes can be read from its start.
+func load64At(b []byte, o uint64) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o)), 8))
+}
+
+func store64(b []byte, o uint64, v uint64) { binary.LittleEndian.PutUint64(b[o:o+8], v) }
+
+// bucket128 reads the bucket that starts at bit pos as a 128-bit value; bits
+// past the bucket's end are left in place for the caller to mask.
+func bucket128(b []byte, pos uint64) (lo, hi uint64) {
+	o, s := pos>>3, pos&7
+	lo, hi = load64(b, o), load64(b, o+8)
+	// A shift by 64 gives 0 in Go, so s == 0 needs no branch.
+	return lo>>s | hi<<(64-s), hi >> s
+}
+
+// broadcast repeats fp in the four lanes.
+func (l *lanes) broadcast(fp uint32) (lo, hi uint64) {
+	hi, lo = bits.Mul64(uint64(fp), l.onesLo)
+	return lo, hi + uint64(fp)*l.onesHi
+}
+
+// add stores fp in a free slot of bucket i and reports whether there was one.
+func (t *table) add(i uint64, fp uint32) bool { return t.packedAdd(i, fp) }
+
+// remove deletes one copy of fp from bucket i and reports whether there was one.
+func (t *table) remove(i uint64, fp uint32) bool { return t.packedRemove(i, fp) }
+
+// swap replaces the fingerprint in slot k of bucket i with fp. It returns the
+// old fingerprint and the slot fp ended in, which is where a later swap must
+// look to take fp out again.
+func (t *table) swap(i uint64, k uint, fp uint32) (uint32, uint) { return t.packedSwap(i, k, fp) }
