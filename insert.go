@@ -9,6 +9,9 @@ const kickStackSteps = 512
 // that was there, move it to its other bucket, and so on until a fingerprint
 // lands in a free slot or maxKicks steps are done.
 //
+// Each step prefers a fingerprint whose other bucket has room (a look-ahead
+// of one step), which lets the walk reach higher loads in fewer steps.
+//
 // The walk records which slot each step wrote (2 bits a step). If it fails it
 // runs backwards: the homeless fingerprint's other bucket is the bucket it
 // was taken from, and swapping it back into the recorded slot hands back the
@@ -30,7 +33,7 @@ func (c *core) kick(fp uint32, i1, i2 uint64) bool {
 				b = i2
 			}
 		}
-		victim, at := t.swap(b, uint(r&3), cur)
+		victim, at := t.swap(b, c.victim(b, uint(r&3)), cur)
 		r >>= 2
 		setStep(path, k, at)
 		cur = victim
@@ -44,6 +47,20 @@ func (c *core) kick(fp uint32, i1, i2 uint64) bool {
 		cur, _ = t.swap(b, step(path, k), cur)
 	}
 	return false
+}
+
+// victim picks the slot of bucket b to displace: the first, from slot
+// start on, whose fingerprint has a free slot in its other bucket, so that
+// the walk ends at the next step; failing that, slot start.
+func (c *core) victim(b uint64, start uint) uint {
+	t := &c.t
+	for n := uint(0); n < slotsPerBucket; n++ {
+		k := (start + n) % slotsPerBucket
+		if t.hasFree(t.alt(b, t.slot(b, k))) {
+			return k
+		}
+	}
+	return start
 }
 
 func setStep(path []byte, k int, slot uint) {

@@ -157,3 +157,9 @@ func (t *table) remove(i uint64, fp uint32) bool { return t.packedRemove(i, fp) 
 // old fingerprint and the slot fp ended in, which is where a later swap must
 // look to take fp out again.
 func (t *table) swap(i uint64, k uint, fp uint32) (uint32, uint) { return t.packedSwap(i, k, fp) }
+
+// hasFree reports whether bucket i has an empty slot.
+func (t *table) hasFree(i uint64) bool {
+	lo, hi := t.matches(i, 0)
+	return lo|hi != 0
+}

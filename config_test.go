@@ -1,0 +1,100 @@
+package cuckoo
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestConfigErrors(t *testing.T) {
+	cases := []struct {
+		cfg   Config
+		field string
+	}{
+		{Config{}, "Capacity"},
+		{Config{Capacity: -1}, "Capacity"},
+		{Config{Capacity: math.MinInt}, "Capacity"},
+		{Config{Capacity: 1 << 62}, "Capacity"},
+		{Config{Capacity: math.MaxInt}, "Capacity"},
+		{Config{Capacity: 10, FingerprintBits: 3}, "FingerprintBits"},
+		{Config{Capacity: 10, FingerprintBits: 33}, "FingerprintBits"},
+		{Config{Capacity: 10, FingerprintBits: -8}, "FingerprintBits"},
+		{Config{Capacity: 10, FingerprintBits: 8, FalsePositiveRate: 0.01}, "FingerprintBits"},
+		{Config{Capacity: 10, FalsePositiveRate: -0.1}, "FalsePositiveRate"},
+		{Config{Capacity: 10, FalsePositiveRate: 1}, "FalsePositiveRate"},
+		{Config{Capacity: 10, FalsePositiveRate: 2}, "FalsePositiveRate"},
+		{Config{Capacity: 10, FalsePositiveRate: math.NaN()}, "FalsePositiveRate"},
+		{Config{Capacity: 10, FalsePositiveRate: math.Inf(1)}, "FalsePositiveRate"},
+		{Config{Capacity: 10, FalsePositiveRate: 1e-12}, "FalsePositiveRate"},
+		{Config{Capacity: 10, FalsePositiveRate: math.SmallestNonzeroFloat64}, "FalsePositiveRate"},
+		{Config{Capacity: 10, Layout: 2}, "Layout"},
+		{Config{Capacity: 10, Layout: 255}, "Layout"},
+		{Config{Capacity: 10, MaxKicks: -1}, "MaxKicks"},
+		{Config{Capacity: 10, MaxKicks: MaxMaxKicks + 1}, "MaxKicks"},
+	}
+	for _, c := range cases {
+		f, err := New[uint64](c.cfg)
+		if f != nil || !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("New(%+v) = %v, %v; want nil, ErrInvalidConfig", c.cfg, f, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.field) || !strings.HasPrefix(err.Error(), "cuckoo: ") {
+			t.Errorf("New(%+v): error %q does not name %s", c.cfg, err, c.field)
+		}
+	}
+}
+
+func TestConfigDefaults(t *testing.T) {
+	f := mustNew[uint64](t, Config{Capacity: 1000})
+	if f.FingerprintBits() != 13 || f.Layout() != Packed || f.maxKicks != DefaultMaxKicks || f.h.seed != DefaultSeed {
+		t.Fatalf("defaults: f=%d layout=%v kicks=%d seed=%#x", f.FingerprintBits(), f.Layout(), f.maxKicks, f.h.seed)
+	}
+	if r := falsePositiveRate(13, targetLoad(13)); r > DefaultFalsePositiveRate {
+		t.Fatalf("13 bits give %v at target load", r)
+	}
+	if r := falsePositiveRate(12, targetLoad(12)); r <= DefaultFalsePositiveRate {
+		t.Fatalf("12 bits would do (%v): the width is not the smallest", r)
+	}
+}
+
+func TestRateToBits(t *testing.T) {
+	// The chosen width is the smallest whose rate at the target load meets
+	// the request, for rates across the whole range.
+	for rate := 0.9; rate > 1e-9; rate /= 3 {
+		f, ok := bitsForRate(rate)
+		if !ok {
+			t.Fatalf("rate %v: no width", rate)
+		}
+		if falsePositiveRate(f, targetLoad(f)) > rate || (f > minFingerprintBits && falsePositiveRate(f-1, targetLoad(f-1)) <= rate) {
+			t.Fatalf("rate %v: width %d is not the smallest that meets it", rate, f)
+		}
+	}
+}
+
+func TestExactSizing(t *testing.T) {
+	// The bucket count follows the capacity, with no rounding to a power of
+	// two: bits per item at capacity stay within f/0.92 for every width of
+	// 8 bits or more (narrower ones fill less; see targetLoad).
+	for _, n := range []int{1000, 100_000, 1 << 20, 1<<20 + 1, 3_000_000} {
+		for f := 8; f <= 32; f++ {
+			p, err := Config{Capacity: n, FingerprintBits: f}.resolve()
+			if err != nil {
+				t.Fatal(err)
+			}
+			bitsPerItem := float64(tableBytes(p.m, uint(f))*8) / float64(n)
+			if bitsPerItem > float64(f)/0.92 {
+				t.Fatalf("n=%d f=%d: %.3f bits per item > f/0.92", n, f, bitsPerItem)
+			}
+			if p.m%2 != 0 || float64(p.m*4)*targetLoad(uint(f)) < float64(n) {
+				t.Fatalf("n=%d f=%d: %d buckets", n, f, p.m)
+			}
+		}
+	}
+}
+
+func TestLayoutString(t *testing.T) {
+	if Packed.String() != "Packed" || SemiSorted.String() != "SemiSorted" || Layout(9).String() != "Layout(9)" {
+		t.Fatal(Packed, SemiSorted, Layout(9))
+	}
+}

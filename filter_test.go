@@ -1,0 +1,352 @@
+package cuckoo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"testing"
+)
+
+func TestTinyFilters(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for n := 1; n <= 64; n++ {
+			for seed := uint64(0); seed < 20; seed++ {
+				f := mustNew[int](t, Config{Capacity: n, Layout: layout, Seed: seed})
+				for k := range n {
+					if err := f.Insert(k); err != nil {
+						t.Fatalf("capacity %d seed %d: insert %d: %v", n, seed, k, err)
+					}
+				}
+				for k := range n {
+					if !f.Contains(k) {
+						t.Fatalf("capacity %d seed %d: lost %d", n, seed, k)
+					}
+				}
+				if f.Len() != n || f.Capacity() != n || f.Slots() < n {
+					t.Fatalf("capacity %d: Len %d Capacity %d Slots %d", n, f.Len(), f.Capacity(), f.Slots())
+				}
+			}
+		}
+	})
+}
+
+// fillToCapacity inserts Capacity distinct keys and fails on any error or
+// lost key.
+func fillToCapacity(t *testing.T, cfg Config, salt uint64) {
+	f := mustNew[uint64](t, cfg)
+	key := func(i int) uint64 { return uint64(i)*0x9e3779b97f4a7c15 ^ salt }
+	for i := range cfg.Capacity {
+		if err := f.Insert(key(i)); err != nil {
+			t.Fatalf("%+v: insert %d of %d: %v (load %.4f)", cfg, i, cfg.Capacity, err, f.LoadFactor())
+		}
+	}
+	for i := range cfg.Capacity {
+		if !f.Contains(key(i)) {
+			t.Fatalf("%+v: key %d lost", cfg, i)
+		}
+	}
+}
+
+func TestFillToCapacity(t *testing.T) {
+	sizes := []int{100, 1000, 10_000, 100_000}
+	seeds := 10
+	if !testing.Short() {
+		sizes = append(sizes, 1_000_000)
+	}
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for _, n := range sizes {
+			for _, bits := range []int{0, 4, 6, 8, 12, 16, 17, 32} {
+				for seed := range uint64(seeds) {
+					cfg := Config{Capacity: n, FingerprintBits: bits, Layout: layout, Seed: seed}
+					if n > 100_000 && seed > 1 {
+						continue
+					}
+					fillToCapacity(t, cfg, seed*7919)
+				}
+			}
+		}
+	})
+}
+
+func TestFillToCapacityLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large")
+	}
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		fillToCapacity(t, Config{Capacity: 10_000_000, Layout: layout, Seed: 1}, 3)
+		fillToCapacity(t, Config{Capacity: 10_000_000, Layout: layout, FingerprintBits: 8, Seed: 2}, 5)
+	})
+}
+
+// TestModel runs random operations against an exact multiset of hashes:
+// Len is exact, and nothing stored is ever reported absent.
+func TestModel(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for _, bits := range []int{4, 7, 12, 16, 19, 32} {
+			for seed := range uint64(3) {
+				runModel(t, Config{Capacity: 2000, FingerprintBits: bits, Layout: layout, Seed: seed}, 60_000, seed)
+			}
+		}
+	})
+}
+
+func runModel(t *testing.T, cfg Config, ops int, seed uint64) {
+	f := mustNew[uint64](t, cfg)
+	m := model{}
+	r := newRand(seed)
+	var stored []uint64 // hashes in m, with repeats, for picking deletes
+	keySpace := uint64(cfg.Capacity) * 2
+	for op := range ops {
+		switch x := r.IntN(100); {
+		case x < 55: // insert; the key space makes duplicates and overfill common
+			h := f.Hash(r.Uint64N(keySpace))
+			before := bytes.Clone(f.t.data)
+			switch err := f.InsertHash(h); {
+			case err == nil:
+				m[h]++
+				stored = append(stored, h)
+			case errors.Is(err, ErrFull), errors.Is(err, ErrTooManyDuplicates):
+				if !bytes.Equal(before, f.t.data) {
+					t.Fatalf("op %d: failed insert (%v) changed the table", op, err)
+				}
+			default:
+				t.Fatalf("op %d: %v", op, err)
+			}
+		case x < 85 && len(stored) > 0: // delete something stored
+			i := r.IntN(len(stored))
+			h := stored[i]
+			stored[i] = stored[len(stored)-1]
+			stored = stored[:len(stored)-1]
+			if !f.DeleteHash(h) {
+				t.Fatalf("op %d: delete of a stored hash failed", op)
+			}
+			m[h]--
+		case x < 99: // count
+			h := f.Hash(r.Uint64N(keySpace))
+			if got := f.CountHash(h); got < m[h] || got > 2*slotsPerBucket {
+				t.Fatalf("op %d: Count %d, model %d", op, got, m[h])
+			}
+		default:
+			f.Reset()
+			clear(m)
+			stored = stored[:0]
+		}
+		if op%997 == 0 {
+			checkNoFalseNegatives(t, &f.core, m)
+		}
+	}
+	checkNoFalseNegatives(t, &f.core, m)
+}
+
+func TestFailedInsertsLoseNothing(t *testing.T) {
+	// Fill to the first ErrFull, then keep inserting: every failure leaves
+	// the table byte for byte as it was, and nothing stored goes missing.
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for _, bits := range []int{4, 8, 13, 16, 24, 32} {
+			f := mustNew[uint64](t, Config{Capacity: 5000, FingerprintBits: bits, Layout: layout, Seed: 9})
+			m := model{}
+			failures := 0
+			for k := uint64(0); failures < 300; k++ {
+				h := f.Hash(k)
+				before := bytes.Clone(f.t.data)
+				switch err := f.InsertHash(h); {
+				case err == nil:
+					m[h]++
+				case errors.Is(err, ErrFull):
+					failures++
+					if !bytes.Equal(before, f.t.data) {
+						t.Fatalf("f=%d: failed insert %d changed the table", bits, failures)
+					}
+				default:
+					t.Fatalf("f=%d: %v", bits, err)
+				}
+			}
+			checkNoFalseNegatives(t, &f.core, m)
+			if bits >= 8 && f.LoadFactor() < 0.93 {
+				t.Fatalf("f=%d: full at load %.4f", bits, f.LoadFactor())
+			}
+		}
+	})
+}
+
+func TestLoadAtFirstFailure(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for bits := 8; bits <= 32; bits++ {
+			for seed := range uint64(3) {
+				f := mustNew[uint64](t, Config{Capacity: 50_000, FingerprintBits: bits, Layout: layout, Seed: seed})
+				for k := uint64(0); ; k++ {
+					if err := f.Insert(k ^ seed<<40); err != nil {
+						if !errors.Is(err, ErrFull) {
+							t.Fatal(err)
+						}
+						break
+					}
+				}
+				if f.LoadFactor() < 0.93 {
+					t.Fatalf("f=%d seed=%d: first ErrFull at load %.4f", bits, seed, f.LoadFactor())
+				}
+			}
+		}
+	})
+}
+
+func TestFullFilterRecovers(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		f := mustNew[uint64](t, Config{Capacity: 1000, Layout: layout})
+		var keys []uint64
+		for k := uint64(0); ; k++ {
+			if f.Insert(k) != nil {
+				break
+			}
+			keys = append(keys, k)
+		}
+		for _, k := range keys[:100] {
+			if !f.Delete(k) {
+				t.Fatalf("delete %d failed", k)
+			}
+		}
+		for k := uint64(1 << 40); k < 1<<40+90; k++ {
+			if err := f.Insert(k); err != nil {
+				t.Fatalf("after deletes, insert: %v (load %.3f)", err, f.LoadFactor())
+			}
+		}
+	})
+}
+
+func TestDuplicates(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for _, bits := range []int{4, 13, 32} {
+			f := mustNew[string](t, Config{Capacity: 100, FingerprintBits: bits, Layout: layout})
+			for i := 1; i <= 2*slotsPerBucket; i++ {
+				if err := f.Insert("dup"); err != nil {
+					t.Fatalf("copy %d: %v", i, err)
+				}
+				if got := f.Count("dup"); got != i {
+					t.Fatalf("after %d copies Count = %d", i, got)
+				}
+			}
+			rng := f.rng
+			before := bytes.Clone(f.t.data)
+			for range 3 {
+				if err := f.Insert("dup"); !errors.Is(err, ErrTooManyDuplicates) {
+					t.Fatalf("copy 9: %v, want ErrTooManyDuplicates", err)
+				}
+			}
+			if f.rng != rng || !bytes.Equal(before, f.t.data) {
+				t.Fatal("the ninth copy displaced fingerprints")
+			}
+			if ok, err := f.InsertUnique("dup"); ok || err != nil {
+				t.Fatalf("InsertUnique of a present key: %v %v", ok, err)
+			}
+			for i := 2 * slotsPerBucket; i > 0; i-- {
+				if !f.Delete("dup") {
+					t.Fatalf("delete copy %d", i)
+				}
+				if got := f.Count("dup"); got != i-1 {
+					t.Fatalf("Count %d after delete, want %d", got, i-1)
+				}
+			}
+			if f.Delete("dup") || f.Contains("dup") || f.Len() != 0 {
+				t.Fatal("deleted key still there")
+			}
+		}
+	})
+}
+
+func TestInsertUnique(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		f := mustNew[uint32](t, Config{Capacity: 10_000, Layout: layout})
+		added := 0
+		for k := range uint32(10_000) {
+			for range 3 {
+				ok, err := f.InsertUnique(k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ok {
+					added++
+				}
+			}
+			if f.Count(k) != 1 && !f.Contains(k) {
+				t.Fatalf("key %d missing", k)
+			}
+		}
+		// Only false positives may skip a key, and there are few of them.
+		if added > 10_000 || added < 9_950 || f.Len() != added {
+			t.Fatalf("added %d, Len %d", added, f.Len())
+		}
+	})
+}
+
+func TestDeterminism(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		build := func(seed uint64) *Filter[uint64] {
+			f := mustNew[uint64](t, Config{Capacity: 3000, FingerprintBits: 11, Layout: layout, Seed: seed})
+			for k := uint64(0); k < 3500; k++ { // past capacity: kicks and failures
+				_ = f.Insert(k)
+				if k%5 == 0 {
+					f.Delete(k / 2)
+				}
+			}
+			return f
+		}
+		a, b, c := build(42), build(42), build(43)
+		if !bytes.Equal(a.t.data, b.t.data) || a.Len() != b.Len() {
+			t.Fatal("same seed and operations gave different tables")
+		}
+		if bytes.Equal(a.t.data, c.t.data) {
+			t.Fatal("different seeds gave the same table")
+		}
+		a.Reset()
+		if a.Len() != 0 || !bytes.Equal(a.t.data, make([]byte, len(a.t.data))) {
+			t.Fatal("Reset left data")
+		}
+		for k := uint64(0); k < 3500; k++ {
+			_ = a.Insert(k)
+			if k%5 == 0 {
+				a.Delete(k / 2)
+			}
+		}
+		if !bytes.Equal(a.t.data, b.t.data) {
+			t.Fatal("after Reset the same operations gave a different table")
+		}
+	})
+}
+
+func TestLongKickWalks(t *testing.T) {
+	// MaxKicks above the stack-kept path uses the filter's buffer; failed
+	// long walks still restore the table.
+	f := mustNew[uint64](t, Config{Capacity: 2000, MaxKicks: 5000, FingerprintBits: 10})
+	m := model{}
+	fails := 0
+	for k := uint64(0); fails < 20; k++ {
+		h := f.Hash(k)
+		before := bytes.Clone(f.t.data)
+		if err := f.InsertHash(h); err != nil {
+			fails++
+			if !bytes.Equal(before, f.t.data) {
+				t.Fatal("failed long walk changed the table")
+			}
+			continue
+		}
+		m[h]++
+	}
+	checkNoFalseNegatives(t, &f.core, m)
+}
+
+func TestAccessors(t *testing.T) {
+	f := mustNew[uint64](t, Config{Capacity: 1000, FingerprintBits: 10})
+	if f.Slots() != int(f.t.m)*4 || f.SizeBytes() != len(f.t.data) || f.LoadFactor() != 0 || f.EstimatedFalsePositiveRate() != 0 {
+		t.Fatal(f.Slots(), f.SizeBytes(), f.LoadFactor())
+	}
+	for k := range uint64(500) {
+		_ = f.Insert(k)
+	}
+	want := falsePositiveRate(10, 500/float64(f.Slots()))
+	if got := f.EstimatedFalsePositiveRate(); got != want || got <= 0 {
+		t.Fatalf("EstimatedFalsePositiveRate %v want %v", got, want)
+	}
+	if s := fmt.Sprint(f.LoadFactor()); s == "0" {
+		t.Fatal("load")
+	}
+}

@@ -1,0 +1,76 @@
+package cuckoo
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// layouts lists the layouts every shared test runs on.
+var layouts = []Layout{Packed}
+
+// forEachLayout runs fn as a subtest per layout.
+func forEachLayout(t *testing.T, fn func(t *testing.T, layout Layout)) {
+	for _, l := range layouts {
+		t.Run(l.String(), func(t *testing.T) { fn(t, l) })
+	}
+}
+
+// mustNew is New that fails the test on error.
+func mustNew[T Hashable](tb testing.TB, cfg Config) *Filter[T] {
+	tb.Helper()
+	f, err := New[T](cfg)
+	if err != nil {
+		tb.Fatalf("New(%+v): %v", cfg, err)
+	}
+	return f
+}
+
+// hashFor returns a hash that locate maps to bucket i and fingerprint fp.
+func hashFor(t *table, i uint64, fp uint32) uint64 {
+	hi := (i<<32 + t.m - 1) / t.m                           // smallest x with x*m>>32 == i
+	lo := (uint64(fp-1)<<32 + t.fpRange - 1) / t.fpRange // smallest y with y*fpRange>>32 == fp-1
+	return hi<<32 | lo
+}
+
+// refSlot reads slot k of bucket i bit by bit, independently of the
+// word-level code under test.
+func refSlot(t *table, i uint64, k uint) uint32 {
+	var v uint32
+	pos := i*uint64(t.bbits) + uint64(k*t.f)
+	for b := uint(0); b < t.f; b++ {
+		p := pos + uint64(b)
+		v |= uint32(t.data[p>>3]>>(p&7)&1) << b
+	}
+	return v
+}
+
+// model is the exact multiset of fingerprint-relevant hashes a filter should
+// hold: no false negatives is checked against it.
+type model map[uint64]int
+
+func (m model) total() int {
+	n := 0
+	for _, c := range m {
+		n += c
+	}
+	return n
+}
+
+// checkNoFalseNegatives fails if any hash in the model is not found.
+func checkNoFalseNegatives(tb testing.TB, c *core, m model) {
+	tb.Helper()
+	lost := 0
+	for h, n := range m {
+		if n > 0 && !c.ContainsHash(h) {
+			lost++
+		}
+	}
+	if lost > 0 {
+		tb.Fatalf("%d of %d stored hashes not found", lost, len(m))
+	}
+	if c.Len() != m.total() {
+		tb.Fatalf("Len %d, model holds %d", c.Len(), m.total())
+	}
+}
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
