@@ -15,7 +15,7 @@ func TestConfigErrors(t *testing.T) {
 		{Config{}, "Capacity"},
 		{Config{Capacity: -1}, "Capacity"},
 		{Config{Capacity: math.MinInt}, "Capacity"},
-		{Config{Capacity: 1 << 62}, "Capacity"},
+		{Config{Capacity: int(min(uint64(1)<<62, math.MaxInt))}, "Capacity"},
 		{Config{Capacity: math.MaxInt}, "Capacity"},
 		{Config{Capacity: 10, FingerprintBits: 3}, "FingerprintBits"},
 		{Config{Capacity: 10, FingerprintBits: 33}, "FingerprintBits"},

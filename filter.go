@@ -91,7 +91,13 @@ func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 // Contains reports whether key may be in the filter. It is never false for
 // an inserted key that was not deleted; it is true for other keys with
 // probability about EstimatedFalsePositiveRate.
-func (f *Filter[T]) Contains(key T) bool { return f.ContainsHash(f.Hash(key)) }
+func (f *Filter[T]) Contains(key T) bool {
+	p := unsafe.Pointer(&key)
+	if f.kind == kindInt { // one call for the common case
+		return containsGeneric(&f.t, f.h.u64(*(*uint64)(p)))
+	}
+	return f.ContainsHash(f.h.key(f.kind, p))
+}
 
 // Delete removes one copy of key and reports whether it found one. Delete
 // only keys that were inserted: deleting a key that was not inserted may

@@ -28,16 +28,16 @@ func (l *lanes) zero128(lo, hi uint64) (uint64, uint64) {
 func containsGeneric(t *table, h uint64) bool {
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
-	if t.f <= 16 {
-		// A bucket is at most 64 bits starting 0 or 4 bits into a byte:
-		// 4f+4 <= 64 for f <= 15, and for f = 16 buckets are byte-aligned.
-		p1, p2 := i1*uint64(t.bbits), i2*uint64(t.bbits)
-		pat := uint64(fp) * t.lanes.onesLo
-		x1 := load64At(t.data, p1>>3)>>(p1&7) ^ pat
-		x2 := load64At(t.data, p2>>3)>>(p2&7) ^ pat
-		return t.lanes.zero64(x1)|t.lanes.zero64(x2) != 0
+	if t.f > 16 {
+		return contains128(t, i1, i2, fp)
 	}
-	return contains128(t, i1, i2, fp)
+	// A bucket is at most 64 bits starting 0 or 4 bits into a byte: 4f+4 <= 64
+	// for f <= 15, and buckets of f = 16 are byte-aligned. One load reads it.
+	p1, p2 := i1*uint64(t.bbits), i2*uint64(t.bbits)
+	pat := uint64(fp) * t.lanes.onesLo
+	x1 := load64At(t.data, p1>>3)>>(p1&7) ^ pat
+	x2 := load64At(t.data, p2>>3)>>(p2&7) ^ pat
+	return t.lanes.zero64(x1)|t.lanes.zero64(x2) != 0
 }
 
 // contains128 is containsGeneric for buckets wider than 64 bits.

@@ -127,7 +127,7 @@ func load64(b []byte, o uint64) uint64 { return binary.LittleEndian.Uint64(b[o :
 // index is below m by construction (locate and alt reduce modulo m), and the
 // table pads the last bucket so that 16 bytes can be read from its start.
 func load64At(b []byte, o uint64) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o)), 8))
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o))[:])
 }
 
 func store64(b []byte, o uint64, v uint64) { binary.LittleEndian.PutUint64(b[o:o+8], v) }

@@ -1,0 +1,57 @@
+package cuckoo
+
+import (
+	"strconv"
+	"testing"
+)
+
+// TestZeroAllocations proves every operation on a built filter allocates
+// nothing, for each key type and layout, on a filter near full so that
+// inserts displace, fail and meet duplicates.
+func TestZeroAllocations(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		testAllocs(t, layout, func(i int) uint64 { return uint64(i) })
+		testAllocs(t, layout, func(i int) string { return "key-" + strconv.Itoa(i) })
+		testAllocs(t, layout, func(i int) []byte { return []byte("key-" + strconv.Itoa(i)) })
+		testAllocs(t, layout, func(i int) int8 { return int8(i) })
+		testAllocs(t, layout, func(i int) float64 { return float64(i) / 3 })
+		testAllocs(t, layout, func(i int) userID { return userID(i) })
+	})
+}
+
+func testAllocs[T Hashable](t *testing.T, layout Layout, key func(int) T) {
+	const n = 2000
+	f := mustNew[T](t, Config{Capacity: n, Layout: layout, FingerprintBits: 9})
+	keys := make([]T, 2*n)
+	hashes := make([]uint64, len(keys))
+	for i := range keys {
+		keys[i] = key(i)
+		hashes[i] = f.Hash(keys[i])
+	}
+	for _, k := range keys[:n] {
+		_ = f.Insert(k)
+	}
+	found := make([]bool, len(keys))
+	i := 0
+	next := func() T { i++; return keys[i%len(keys)] }
+	ops := map[string]func(){
+		"Insert":            func() { _ = f.Insert(next()) },
+		"InsertUnique":      func() { _, _ = f.InsertUnique(next()) },
+		"Contains":          func() { f.Contains(next()) },
+		"Count":             func() { f.Count(next()) },
+		"Delete":            func() { f.Delete(next()) },
+		"Hash":              func() { f.Hash(next()) },
+		"InsertHash":        func() { _ = f.InsertHash(hashes[i%len(hashes)]); i++ },
+		"ContainsHash":      func() { f.ContainsHash(hashes[i%len(hashes)]); i++ },
+		"DeleteHash":        func() { f.DeleteHash(hashes[i%len(hashes)]); i++ },
+		"CountHash":         func() { f.CountHash(hashes[i%len(hashes)]); i++ },
+		"ContainsBatch":     func() { f.ContainsBatch(keys, found) },
+		"ContainsHashBatch": func() { f.ContainsHashBatch(hashes, found) },
+		"InsertMany":        func() { _ = f.Insert(next()); _ = f.Insert(next()); _ = f.Insert(next()) },
+	}
+	for name, op := range ops {
+		if a := testing.AllocsPerRun(500, op); a != 0 {
+			t.Errorf("%T %s: %v allocations per call", keys[0], name, a)
+		}
+	}
+}

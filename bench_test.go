@@ -1,0 +1,147 @@
+package cuckoo
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Benchmarks: go test -run XXX -bench . -count 6 | benchstat -
+// Filters are built once per size and key type and shared between runs.
+
+var benchSizes = []int{1 << 20, 32 << 20}
+
+type benchKey interface{ uint64 | string }
+
+// benchKeys returns n distinct keys; hit keys are 0..n-1, miss keys n..2n-1.
+func benchKeys[T benchKey](n, from int) []T {
+	keys := make([]T, n)
+	for i := range keys {
+		var k any
+		switch any(keys[0]).(type) {
+		case uint64:
+			k = uint64(from + i)
+		case string:
+			k = fmt.Sprintf("key:%012d", from+i) // 16 bytes
+		}
+		keys[i] = k.(T)
+	}
+	return keys
+}
+
+var benchCache = map[string]any{}
+
+// benchFilter is a filter of n keys at its capacity, with its hit and miss keys.
+func benchFilter[T benchKey](b *testing.B, n int, layout Layout) (*Filter[T], []T, []T) {
+	name := fmt.Sprintf("%T/%d/%v", *new(T), n, layout)
+	type entry struct {
+		f          *Filter[T]
+		hits, miss []T
+	}
+	if e, ok := benchCache[name].(entry); ok {
+		return e.f, e.hits, e.miss
+	}
+	clear(benchCache) // keep one large filter in memory at a time
+	f := mustNew[T](b, Config{Capacity: n, Layout: layout})
+	hits, miss := benchKeys[T](n, 0), benchKeys[T](n, n)
+	for _, k := range hits {
+		if err := f.Insert(k); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchCache[name] = entry{f, hits, miss}
+	return f, hits, miss
+}
+
+func sizeName(n int) string { return fmt.Sprintf("%dM", n>>20) }
+
+func BenchmarkContains(b *testing.B) {
+	for _, layout := range layouts {
+		for _, n := range benchSizes {
+			b.Run(fmt.Sprintf("%v/uint64/%s", layout, sizeName(n)), func(b *testing.B) { benchContains[uint64](b, n, layout) })
+			b.Run(fmt.Sprintf("%v/string16/%s", layout, sizeName(n)), func(b *testing.B) { benchContains[string](b, n, layout) })
+		}
+	}
+}
+
+func benchContains[T benchKey](b *testing.B, n int, layout Layout) {
+	f, hits, miss := benchFilter[T](b, n, layout)
+	for _, c := range []struct {
+		name string
+		keys []T
+	}{{"hit", hits}, {"miss", miss}} {
+		b.Run(c.name, func(b *testing.B) {
+			found := 0
+			mask := len(c.keys) - 1 // sizes are powers of two
+			for i := 0; b.Loop(); i++ {
+				if f.Contains(c.keys[i&mask]) {
+					found++
+				}
+			}
+			if c.name == "hit" && found != b.N {
+				b.Fatalf("%d of %d hits found", found, b.N)
+			}
+		})
+	}
+}
+
+func BenchmarkContainsBatch(b *testing.B) {
+	for _, layout := range layouts {
+		for _, n := range benchSizes {
+			b.Run(fmt.Sprintf("%v/uint64/%s", layout, sizeName(n)), func(b *testing.B) {
+				f, hits, _ := benchFilter[uint64](b, n, layout)
+				const batch = 1024
+				found := make([]bool, batch)
+				for i := 0; b.Loop(); i++ {
+					off := (i * batch) & (len(hits) - 1)
+					if f.ContainsBatch(hits[off:off+batch], found) != batch {
+						b.Fatal("batch missed")
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/key")
+			})
+		}
+	}
+}
+
+func BenchmarkInsert(b *testing.B) {
+	for _, layout := range layouts {
+		for _, n := range benchSizes {
+			b.Run(fmt.Sprintf("%v/uint64/%s", layout, sizeName(n)), func(b *testing.B) {
+				// Fills filters to capacity over and over: the time per key
+				// includes the displacements near full load.
+				f := mustNew[uint64](b, Config{Capacity: n, Layout: layout})
+				keys := benchKeys[uint64](n, 0)
+				for i := 0; b.Loop(); i++ {
+					if i%n == 0 {
+						f.Reset()
+					}
+					if err := f.Insert(keys[i%n]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkDelete(b *testing.B) {
+	for _, layout := range layouts {
+		n := benchSizes[0]
+		b.Run(fmt.Sprintf("%v/uint64/%s", layout, sizeName(n)), func(b *testing.B) {
+			f := mustNew[uint64](b, Config{Capacity: n, Layout: layout})
+			keys := benchKeys[uint64](n, 0)
+			for i := 0; b.Loop(); i++ {
+				if i%n == 0 {
+					b.StopTimer()
+					for _, k := range keys {
+						_ = f.Insert(k)
+					}
+					b.StartTimer()
+				}
+				if !f.Delete(keys[i%n]) {
+					b.Fatal("delete failed")
+				}
+			}
+		})
+	}
+}

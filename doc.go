@@ -1,0 +1,59 @@
+// Package cuckoo implements cuckoo filters: compact sets that answer
+// "maybe present" or "certainly absent", support deletion, and never report
+// an inserted key as absent.
+//
+// A filter stores a short fingerprint of each key in one of two buckets of
+// four slots (Fan, Andersen, Kaminsky and Mitzenmacher, "Cuckoo Filter:
+// Practically Better Than Bloom", CoNEXT 2014). A lookup reads two buckets,
+// each with one or two 64-bit loads, and tests all their slots at once.
+//
+//	f, err := cuckoo.New[string](cuckoo.Config{Capacity: 1_000_000})
+//	if err != nil { ... }
+//	_ = f.Insert("alice")
+//	f.Contains("alice") // true
+//	f.Contains("bob")   // false, or true with probability about 0.1%
+//
+// # Guarantees
+//
+//   - No false negatives: Contains(key) is true for every key inserted and
+//     not deleted. An insert that fails (ErrFull) leaves the table exactly as
+//     it was; it never drops another key's fingerprint to make room.
+//   - Exact sizing: the table has the buckets Capacity needs, not a power of
+//     two; inserting Capacity distinct keys into an empty filter succeeds.
+//   - Duplicates fail fast: a key's two buckets hold at most 8 copies of its
+//     fingerprint; the ninth Insert returns ErrTooManyDuplicates at once.
+//   - Bounded work: an insert makes at most Config.MaxKicks displacements.
+//   - No allocation: every operation on a built filter allocates nothing.
+//   - Determinism: the same Seed and the same operations give the same table.
+//
+// # Space and false positives
+//
+// With f-bit fingerprints at load a (the fraction of slots in use; Capacity
+// fills 0.95 of them for f >= 8), a lookup for an absent key is a false
+// positive with probability 1 - exp(-8a/(2^f-1)), about 8a/2^f, and the
+// table takes f/a bits per item:
+//
+//	| fingerprint bits | false-positive rate | bits per item |
+//	| 8  | 2.9%     | 8.4  |
+//	| 10 | 0.74%    | 10.5 |
+//	| 12 | 0.19%    | 12.6 |
+//	| 13 | 0.093%   | 13.7 |
+//	| 16 | 0.012%   | 16.8 |
+//	| 20 | 0.00072% | 21.1 |
+//	| 32 | 1.8e-09  | 33.7 |
+//
+// The default rate, 0.001, gives 13 bits.
+// Config.FalsePositiveRate picks the smallest width that reaches a rate.
+//
+// # Concurrency
+//
+// Read-only methods (Contains, Count, the batches, Hash, Len, ...) may run
+// concurrently with each other. Methods that modify the filter need exclusive
+// access; guard the filter with a sync.RWMutex if it is shared.
+//
+// # Hashing once, probing many filters
+//
+// Hash(key) depends only on the key and Config.Seed, so a key hashed once
+// can probe every filter built with that seed through ContainsHash, for
+// example one filter per data block of a table.
+package cuckoo

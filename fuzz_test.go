@@ -1,0 +1,101 @@
+package cuckoo
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"testing"
+)
+
+// FuzzOperations runs an arbitrary sequence of operations against the exact
+// model: no false negatives, exact Len, failed inserts change nothing.
+// Each 3-byte group of the input is one operation: op, key (2 bytes).
+func FuzzOperations(f *testing.F) {
+	f.Add(uint8(8), uint8(0), []byte{0, 1, 2, 0, 1, 2, 1, 1, 2, 3, 0, 0})
+	f.Add(uint8(4), uint8(1), bytes.Repeat([]byte{0, 7, 7}, 20))
+	f.Add(uint8(32), uint8(0), []byte{0, 1, 1, 0, 2, 2, 4, 0, 0, 0, 3, 3})
+	f.Fuzz(func(t *testing.T, bits, layout uint8, ops []byte) {
+		fuzzOperations(t, Config{
+			Capacity:        1 + int(bits)%40,
+			FingerprintBits: 4 + int(bits)%29,
+			Layout:          layouts[int(layout)%len(layouts)],
+			Seed:            uint64(bits),
+			MaxKicks:        1 + int(layout)%64,
+		}, ops)
+	})
+}
+
+func fuzzOperations(t *testing.T, cfg Config, ops []byte) {
+	f := mustNew[uint16](t, cfg)
+	m := model{}
+	for len(ops) >= 3 {
+		op, key := ops[0], binary.LittleEndian.Uint16(ops[1:3])
+		ops = ops[3:]
+		h := f.Hash(key)
+		switch op % 5 {
+		case 0, 1:
+			before := bytes.Clone(f.t.data)
+			err := f.Insert(key)
+			switch {
+			case err == nil:
+				m[h]++
+			case errors.Is(err, ErrFull) || errors.Is(err, ErrTooManyDuplicates):
+				if !bytes.Equal(before, f.t.data) {
+					t.Fatalf("failed insert (%v) changed the table", err)
+				}
+			default:
+				t.Fatal(err)
+			}
+		case 2:
+			if m[h] > 0 { // only delete what was inserted
+				if !f.Delete(key) {
+					t.Fatal("delete of an inserted key failed")
+				}
+				m[h]--
+			}
+		case 3:
+			if c := f.Count(key); c < m[h] || c > 8 {
+				t.Fatalf("Count %d, model %d", c, m[h])
+			}
+		case 4:
+			if op == 4 {
+				f.Reset()
+				clear(m)
+			}
+		}
+		checkNoFalseNegatives(t, &f.core, m)
+	}
+}
+
+// FuzzProbe compares the SWAR probes with a slot-by-slot reference on raw
+// bucket bytes, for every width.
+func FuzzProbe(f *testing.F) {
+	f.Add(uint8(12), uint32(5), uint8(0), []byte{5, 0, 0x50, 0, 0, 0, 0, 0})
+	f.Add(uint8(32), uint32(0xffffffff), uint8(3), bytes.Repeat([]byte{0xff}, 64))
+	f.Add(uint8(17), uint32(1), uint8(5), []byte{1, 0, 2, 0, 4})
+	f.Fuzz(func(t *testing.T, bits uint8, fp uint32, bucket uint8, raw []byte) {
+		tb := newTable(8, 4+uint(bits)%29, Packed)
+		copy(tb.data[:len(tb.data)-tablePad], raw)
+		fp = 1 + uint32(uint64(fp)%tb.fpRange)
+		i1 := uint64(bucket) % tb.m
+		i2 := tb.alt(i1, fp)
+		count := 0
+		for k := uint(0); k < slotsPerBucket; k++ {
+			for _, b := range []uint64{i1, i2} {
+				if refSlot(&tb, b, k) == fp {
+					count++
+				}
+			}
+		}
+		if got := containsGeneric(&tb, hashFor(&tb, i1, fp)); got != (count > 0) {
+			t.Fatalf("f=%d fp=%d: contains %v, reference count %d", tb.f, fp, got, count)
+		}
+		if got := countGeneric(&tb, i1, i2, fp); got != count {
+			t.Fatalf("f=%d fp=%d: count %d, reference %d", tb.f, fp, got, count)
+		}
+		var found [1]bool
+		if n := (&core{t: tb}).ContainsHashBatch([]uint64{hashFor(&tb, i1, fp)}, found[:]); n != min(count, 1) || found[0] != (count > 0) {
+			t.Fatalf("f=%d fp=%d: batch %d %v, reference count %d", tb.f, fp, n, found[0], count)
+		}
+	})
+}

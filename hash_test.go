@@ -1,0 +1,139 @@
+package cuckoo
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+
+	"github.com/zeebo/xxh3"
+)
+
+func TestHashIsXXH3(t *testing.T) {
+	// The integer short cut computes xxh3 of the key's 8 little-endian bytes.
+	r := newRand(10)
+	for _, seed := range []uint64{0, 1, DefaultSeed, ^uint64(0), 0x8000_0000, r.Uint64()} {
+		h := newHasher(seed)
+		for _, v := range []uint64{0, 1, ^uint64(0), 1 << 63, r.Uint64(), r.Uint64()} {
+			var b [8]byte
+			binary.LittleEndian.PutUint64(b[:], v)
+			if got, want := h.u64(v), xxh3.HashSeed(b[:], h.seed); got != want {
+				t.Fatalf("seed %#x v %#x: %#x, xxh3 says %#x", seed, v, got, want)
+			}
+		}
+		if got, want := h.string("hello"), xxh3.HashSeed([]byte("hello"), h.seed); got != want {
+			t.Fatal("string hash is not xxh3")
+		}
+	}
+}
+
+type (
+	userID   uint64
+	label    string
+	blob     []byte
+	smallInt int8
+	temp     float32
+)
+
+func hashOf[T Hashable](tb testing.TB, key T) uint64 {
+	return mustNew[T](tb, Config{Capacity: 10, Seed: 5}).Hash(key)
+}
+
+func TestHashAcrossTypes(t *testing.T) {
+	eq := func(name string, a, b uint64) {
+		t.Helper()
+		if a != b {
+			t.Errorf("%s: %#x != %#x", name, a, b)
+		}
+	}
+	ne := func(name string, a, b uint64) {
+		t.Helper()
+		if a == b {
+			t.Errorf("%s: both %#x", name, a)
+		}
+	}
+	eq("named uint64", hashOf(t, userID(77)), hashOf(t, uint64(77)))
+	eq("int widths", hashOf(t, int8(-3)), hashOf(t, int64(-3)))
+	eq("int16/int", hashOf(t, int16(-300)), hashOf(t, -300))
+	eq("int32/int64", hashOf(t, int32(math.MinInt32)), hashOf(t, int64(math.MinInt32)))
+	eq("uint widths", hashOf(t, uint8(200)), hashOf(t, uint(200)))
+	eq("uint16/uint32", hashOf(t, uint16(65535)), hashOf(t, uint32(65535)))
+	eq("uintptr", hashOf(t, uintptr(12345)), hashOf(t, uint64(12345)))
+	eq("named int8", hashOf(t, smallInt(-1)), hashOf(t, int8(-1)))
+	ne("sign", hashOf(t, int8(-1)), hashOf(t, uint8(255)))
+	eq("string/bytes", hashOf(t, "abc"), hashOf(t, []byte("abc")))
+	eq("named string", hashOf(t, label("abc")), hashOf(t, "abc"))
+	eq("named bytes", hashOf(t, blob("abc")), hashOf(t, []byte("abc")))
+	eq("empty", hashOf(t, ""), hashOf(t, []byte(nil)))
+	ne("strings", hashOf(t, "abc"), hashOf(t, "abd"))
+	eq("float widths", hashOf(t, float32(1.5)), hashOf(t, 1.5))
+	eq("named float", hashOf(t, temp(2.25)), hashOf(t, float32(2.25)))
+	eq("-0", hashOf(t, math.Copysign(0, -1)), hashOf(t, 0.0))
+	eq("NaN", hashOf(t, math.Float64frombits(0x7ff8_dead_beef_0001)), hashOf(t, math.NaN()))
+	eq("NaN32", hashOf(t, float32(math.NaN())), hashOf(t, math.NaN()))
+	ne("floats", hashOf(t, 1.0), hashOf(t, math.Nextafter(1, 2)))
+	long := make([]byte, 1000)
+	eq("long", hashOf(t, string(long)), xxh3.HashSeed(long, 5))
+}
+
+func TestHashSharedBySeed(t *testing.T) {
+	// Filters of different sizes and widths with one seed hash alike, so
+	// one Hash probes them all; another seed hashes differently.
+	a := mustNew[string](t, Config{Capacity: 10, Seed: 9})
+	b := mustNew[string](t, Config{Capacity: 1_000_000, FingerprintBits: 20, Seed: 9})
+	c := mustNew[string](t, Config{Capacity: 10, Seed: 10})
+	d := mustNew[string](t, Config{Capacity: 10})
+	e := mustNew[string](t, Config{Capacity: 10, Seed: DefaultSeed})
+	if a.Hash("k") != b.Hash("k") || a.Hash("k") == c.Hash("k") || d.Hash("k") != e.Hash("k") {
+		t.Fatal("hash does not follow the seed alone")
+	}
+	if err := b.Insert("k"); err != nil {
+		t.Fatal(err)
+	}
+	if !b.ContainsHash(a.Hash("k")) {
+		t.Fatal("a hash from another filter with the same seed does not probe")
+	}
+}
+
+func TestEveryKeyType(t *testing.T) {
+	roundTrip(t, []int{-1, 0, math.MaxInt, math.MinInt})
+	roundTrip(t, []int8{-128, 0, 127})
+	roundTrip(t, []int16{-1, 2})
+	roundTrip(t, []int32{-1, 2})
+	roundTrip(t, []int64{-1, 2})
+	roundTrip(t, []uint{1, 2})
+	roundTrip(t, []uint8{0, 255})
+	roundTrip(t, []uint16{1, 2})
+	roundTrip(t, []uint32{1, 2})
+	roundTrip(t, []uint64{1, 2})
+	roundTrip(t, []uintptr{1, 2})
+	roundTrip(t, []float32{1.5, -2})
+	roundTrip(t, []float64{1.5, math.Inf(-1)})
+	roundTrip(t, []string{"", "a", "long string of bytes"})
+	roundTrip(t, [][]byte{nil, {0}, []byte("x")})
+	roundTrip(t, []userID{1, 2})
+	roundTrip(t, []label{"a", "b"})
+	roundTrip(t, []blob{blob("a")})
+}
+
+func roundTrip[T Hashable](t *testing.T, keys []T) {
+	t.Helper()
+	f := mustNew[T](t, Config{Capacity: 100})
+	for _, k := range keys {
+		if err := f.Insert(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, k := range keys {
+		if !f.Contains(k) || f.Count(k) < 1 {
+			t.Fatalf("%T %v not found", k, k)
+		}
+	}
+	for _, k := range keys {
+		if !f.Delete(k) {
+			t.Fatalf("%T %v not deleted", k, k)
+		}
+	}
+	if f.Len() != 0 {
+		t.Fatal(f.Len())
+	}
+}
