@@ -13,7 +13,7 @@ const batchChunk = 32
 // then tests them, so that the memory latency of many keys overlaps: with
 // filters larger than the CPU caches it is several times faster per key than
 // a loop over Contains.
-func (f *Filter[T]) ContainsBatch(keys []T, found []bool) int {
+func (f *keyed[T]) ContainsBatch(keys []T, found []bool) int {
 	var hs [batchChunk]uint64
 	n := 0
 	for off := 0; off < len(keys); off += batchChunk {
@@ -27,7 +27,7 @@ func (f *Filter[T]) ContainsBatch(keys []T, found []bool) int {
 }
 
 // ContainsHashBatch is ContainsBatch for keys hashed with Hash.
-func (c *core) ContainsHashBatch(hashes []uint64, found []bool) int {
+func (c *reader) ContainsHashBatch(hashes []uint64, found []bool) int {
 	n := 0
 	for off := 0; off < len(hashes); off += batchChunk {
 		n += c.containsChunk(hashes[off:min(off+batchChunk, len(hashes))], window(found, off))
@@ -46,7 +46,7 @@ func window(found []bool, off int) []bool {
 // containsChunk probes up to batchChunk hashes in two passes: the first
 // locates every bucket pair and issues the loads, which miss the cache
 // independently of each other; the second tests the loaded words.
-func (c *core) containsChunk(hs []uint64, found []bool) int {
+func (c *reader) containsChunk(hs []uint64, found []bool) int {
 	var fps [batchChunk]uint32
 	var i1s, i2s [batchChunk]uint64
 	hs = hs[:min(len(hs), batchChunk)]

@@ -12,16 +12,28 @@ import (
 // many goroutines at once. A call that changes the filter (Insert, Delete,
 // Reset, ...) needs exclusive access.
 type Filter[T Hashable] struct {
-	core
-	kind keyKind
+	keyed[T]
+	mut core
 }
 
-// core is the part of a filter that does not depend on the key type.
-type core struct {
+// reader is what answering queries needs; Filter and View share it, so both
+// take the same lookup code.
+type reader struct {
 	t        table
 	h        hasher
 	count    int
 	capacity int
+}
+
+// keyed adds the key-typed query methods to a reader.
+type keyed[T Hashable] struct {
+	*reader
+	kind keyKind
+}
+
+// core is the state that modifying a filter needs, beyond its reader.
+type core struct {
+	*reader
 	maxKicks int
 	rng      uint64 // displacement PRNG state, seeded from the seed
 	kickBuf  []byte // the path of a long displacement walk; see kick
@@ -37,21 +49,14 @@ func New[T Hashable](cfg Config) (*Filter[T], error) {
 	if p.layout == SemiSorted {
 		return nil, invalid("Layout", "%v is not implemented yet", p.layout)
 	}
-	f := &Filter[T]{kind: kindOf[T]()}
-	f.core = newCore(p)
-	return f, nil
+	r := &reader{t: newTable(p.m, p.f, p.layout), h: newHasher(p.seed), capacity: p.capacity}
+	return &Filter[T]{keyed: keyed[T]{r, kindOf[T]()}, mut: newCore(r, p.maxKicks)}, nil
 }
 
-func newCore(p params) core {
-	c := core{
-		t:        newTable(p.m, p.f, p.layout),
-		h:        newHasher(p.seed),
-		capacity: p.capacity,
-		maxKicks: p.maxKicks,
-	}
-	c.rng = c.h.seed
-	if p.maxKicks > kickStackSteps {
-		c.kickBuf = make([]byte, (p.maxKicks+3)/4)
+func newCore(r *reader, maxKicks int) core {
+	c := core{reader: r, maxKicks: maxKicks, rng: r.h.seed}
+	if maxKicks > kickStackSteps {
+		c.kickBuf = make([]byte, (maxKicks+3)/4)
 	}
 	return c
 }
@@ -59,7 +64,7 @@ func newCore(p params) core {
 // Hash returns the hash of key that the ...Hash methods take. Filters with
 // the same Seed give the same hash, so a key hashed once can probe many
 // filters.
-func (f *Filter[T]) Hash(key T) uint64 {
+func (f *keyed[T]) Hash(key T) uint64 {
 	p := unsafe.Pointer(&key)
 	if f.kind == kindInt { // the common case, inlined
 		return f.h.u64(*(*uint64)(p))
@@ -91,7 +96,7 @@ func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 // Contains reports whether key may be in the filter. It is never false for
 // an inserted key that was not deleted; it is true for other keys with
 // probability about EstimatedFalsePositiveRate.
-func (f *Filter[T]) Contains(key T) bool {
+func (f *keyed[T]) Contains(key T) bool {
 	p := unsafe.Pointer(&key)
 	if f.kind == kindInt { // one call for the common case
 		return containsGeneric(&f.t, f.h.u64(*(*uint64)(p)))
@@ -108,19 +113,28 @@ func (f *Filter[T]) Delete(key T) bool { return f.DeleteHash(f.Hash(key)) }
 // Count returns how many copies of key's fingerprint its two buckets hold,
 // 0 to 8: the copies of key inserted, plus any other key's matching
 // fingerprint.
-func (f *Filter[T]) Count(key T) int { return f.CountHash(f.Hash(key)) }
+func (f *keyed[T]) Count(key T) int { return f.CountHash(f.Hash(key)) }
 
 // ContainsHash is Contains for a key hashed with Hash.
-func (c *core) ContainsHash(h uint64) bool { return containsGeneric(&c.t, h) }
+func (c *reader) ContainsHash(h uint64) bool { return containsGeneric(&c.t, h) }
 
 // CountHash is Count for a key hashed with Hash.
-func (c *core) CountHash(h uint64) int {
+func (c *reader) CountHash(h uint64) int {
 	fp, i1 := c.t.locate(h)
 	return countGeneric(&c.t, i1, c.t.alt(i1, fp), fp)
 }
 
 // InsertHash is Insert for a key hashed with Hash.
-func (c *core) InsertHash(h uint64) error {
+func (f *Filter[T]) InsertHash(h uint64) error { return f.mut.insert(h) }
+
+// DeleteHash is Delete for a key hashed with Hash.
+func (f *Filter[T]) DeleteHash(h uint64) bool { return f.mut.delete(h) }
+
+// Reset empties the filter and restarts its displacement PRNG, so that the
+// same operations give the same table as on a new filter.
+func (f *Filter[T]) Reset() { f.mut.reset() }
+
+func (c *core) insert(h uint64) error {
 	fp, i1 := c.t.locate(h)
 	i2 := c.t.alt(i1, fp)
 	if c.t.add(i1, fp) || c.t.add(i2, fp) {
@@ -139,8 +153,7 @@ func (c *core) InsertHash(h uint64) error {
 	return nil
 }
 
-// DeleteHash is Delete for a key hashed with Hash.
-func (c *core) DeleteHash(h uint64) bool {
+func (c *core) delete(h uint64) bool {
 	fp, i1 := c.t.locate(h)
 	if c.t.remove(i1, fp) || c.t.remove(c.t.alt(i1, fp), fp) {
 		c.count--
@@ -150,36 +163,34 @@ func (c *core) DeleteHash(h uint64) bool {
 }
 
 // Len is the number of items stored.
-func (c *core) Len() int { return c.count }
+func (c *reader) Len() int { return c.count }
 
 // Capacity is the Capacity the filter was made for.
-func (c *core) Capacity() int { return c.capacity }
+func (c *reader) Capacity() int { return c.capacity }
 
 // Slots is the number of fingerprint slots: 4 per bucket.
-func (c *core) Slots() int { return int(c.t.m) * slotsPerBucket }
+func (c *reader) Slots() int { return int(c.t.m) * slotsPerBucket }
 
 // LoadFactor is Len / Slots.
-func (c *core) LoadFactor() float64 { return float64(c.count) / float64(c.Slots()) }
+func (c *reader) LoadFactor() float64 { return float64(c.count) / float64(c.Slots()) }
 
 // FingerprintBits is the fingerprint width in bits.
-func (c *core) FingerprintBits() int { return int(c.t.f) }
+func (c *reader) FingerprintBits() int { return int(c.t.f) }
 
 // Layout is the bucket encoding.
-func (c *core) Layout() Layout { return c.t.layout }
+func (c *reader) Layout() Layout { return c.t.layout }
 
 // SizeBytes is the size of the table in bytes, the few padding bytes at its
 // end included.
-func (c *core) SizeBytes() int { return len(c.t.data) }
+func (c *reader) SizeBytes() int { return len(c.t.data) }
 
 // EstimatedFalsePositiveRate is the expected false-positive rate of Contains
 // at the current load.
-func (c *core) EstimatedFalsePositiveRate() float64 {
+func (c *reader) EstimatedFalsePositiveRate() float64 {
 	return falsePositiveRate(c.t.f, c.LoadFactor())
 }
 
-// Reset empties the filter and restarts its displacement PRNG, so that the
-// same operations give the same table as on a new filter.
-func (c *core) Reset() {
+func (c *core) reset() {
 	clear(c.t.data)
 	c.count = 0
 	c.rng = c.h.seed

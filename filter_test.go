@@ -132,10 +132,10 @@ func runModel(t *testing.T, cfg Config, ops int, seed uint64) {
 			stored = stored[:0]
 		}
 		if op%997 == 0 {
-			checkNoFalseNegatives(t, &f.core, m)
+			checkNoFalseNegatives(t, f.reader, m)
 		}
 	}
-	checkNoFalseNegatives(t, &f.core, m)
+	checkNoFalseNegatives(t, f.reader, m)
 }
 
 func TestFailedInsertsLoseNothing(t *testing.T) {
@@ -161,7 +161,7 @@ func TestFailedInsertsLoseNothing(t *testing.T) {
 					t.Fatalf("f=%d: %v", bits, err)
 				}
 			}
-			checkNoFalseNegatives(t, &f.core, m)
+			checkNoFalseNegatives(t, f.reader, m)
 			if bits >= 8 && f.LoadFactor() < 0.93 {
 				t.Fatalf("f=%d: full at load %.4f", bits, f.LoadFactor())
 			}
@@ -225,14 +225,14 @@ func TestDuplicates(t *testing.T) {
 					t.Fatalf("after %d copies Count = %d", i, got)
 				}
 			}
-			rng := f.rng
+			rng := f.mut.rng
 			before := bytes.Clone(f.t.data)
 			for range 3 {
 				if err := f.Insert("dup"); !errors.Is(err, ErrTooManyDuplicates) {
 					t.Fatalf("copy 9: %v, want ErrTooManyDuplicates", err)
 				}
 			}
-			if f.rng != rng || !bytes.Equal(before, f.t.data) {
+			if f.mut.rng != rng || !bytes.Equal(before, f.t.data) {
 				t.Fatal("the ninth copy displaced fingerprints")
 			}
 			if ok, err := f.InsertUnique("dup"); ok || err != nil {
@@ -331,7 +331,7 @@ func TestLongKickWalks(t *testing.T) {
 		}
 		m[h]++
 	}
-	checkNoFalseNegatives(t, &f.core, m)
+	checkNoFalseNegatives(t, f.reader, m)
 }
 
 func TestAccessors(t *testing.T) {

@@ -63,7 +63,7 @@ func fuzzOperations(t *testing.T, cfg Config, ops []byte) {
 				clear(m)
 			}
 		}
-		checkNoFalseNegatives(t, &f.core, m)
+		checkNoFalseNegatives(t, f.reader, m)
 	}
 }
 
@@ -94,7 +94,7 @@ func FuzzProbe(f *testing.F) {
 			t.Fatalf("f=%d fp=%d: count %d, reference %d", tb.f, fp, got, count)
 		}
 		var found [1]bool
-		if n := (&core{t: tb}).ContainsHashBatch([]uint64{hashFor(&tb, i1, fp)}, found[:]); n != min(count, 1) || found[0] != (count > 0) {
+		if n := (&reader{t: tb}).ContainsHashBatch([]uint64{hashFor(&tb, i1, fp)}, found[:]); n != min(count, 1) || found[0] != (count > 0) {
 			t.Fatalf("f=%d fp=%d: batch %d %v, reference count %d", tb.f, fp, n, found[0], count)
 		}
 	})

@@ -57,7 +57,7 @@ func (m model) total() int {
 }
 
 // checkNoFalseNegatives fails if any hash in the model is not found.
-func checkNoFalseNegatives(tb testing.TB, c *core, m model) {
+func checkNoFalseNegatives(tb testing.TB, c *reader, m model) {
 	tb.Helper()
 	lost := 0
 	for h, n := range m {
