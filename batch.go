@@ -63,7 +63,9 @@ func (c *reader) containsChunk(hs []uint64, found []bool) int {
 	n := 0
 	for i := range hs {
 		var ok bool
-		if c.t.f <= 16 {
+		if c.t.layout == SemiSorted {
+			ok = containsSemi(&c.t, hs[i])
+		} else if c.t.f <= 16 {
 			p1, p2 := i1s[i]*bb, i2s[i]*bb
 			pat := uint64(fps[i]) * c.t.lanes.onesLo
 			x1 := words[2*i]>>(p1&7) ^ pat

@@ -46,9 +46,6 @@ func New[T Hashable](cfg Config) (*Filter[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.layout == SemiSorted {
-		return nil, invalid("Layout", "%v is not implemented yet", p.layout)
-	}
 	r := &reader{t: newTable(p.m, p.f, p.layout), h: newHasher(p.seed), capacity: p.capacity}
 	return &Filter[T]{keyed: keyed[T]{r, kindOf[T]()}, mut: newCore(r, p.maxKicks)}, nil
 }
@@ -98,8 +95,12 @@ func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 // probability about EstimatedFalsePositiveRate.
 func (f *keyed[T]) Contains(key T) bool {
 	p := unsafe.Pointer(&key)
-	if f.kind == kindInt { // one call for the common case
-		return containsGeneric(&f.t, f.h.u64(*(*uint64)(p)))
+	if f.kind == kindInt { // the common case: hashed here, one call to probe
+		h := f.h.u64(*(*uint64)(p))
+		if f.t.layout == SemiSorted {
+			return containsSemi(&f.t, h)
+		}
+		return containsGeneric(&f.t, h)
 	}
 	return f.ContainsHash(f.h.key(f.kind, p))
 }
@@ -116,12 +117,17 @@ func (f *Filter[T]) Delete(key T) bool { return f.DeleteHash(f.Hash(key)) }
 func (f *keyed[T]) Count(key T) int { return f.CountHash(f.Hash(key)) }
 
 // ContainsHash is Contains for a key hashed with Hash.
-func (c *reader) ContainsHash(h uint64) bool { return containsGeneric(&c.t, h) }
+func (c *reader) ContainsHash(h uint64) bool {
+	if c.t.layout == SemiSorted {
+		return containsSemi(&c.t, h)
+	}
+	return containsGeneric(&c.t, h)
+}
 
 // CountHash is Count for a key hashed with Hash.
 func (c *reader) CountHash(h uint64) int {
 	fp, i1 := c.t.locate(h)
-	return countGeneric(&c.t, i1, c.t.alt(i1, fp), fp)
+	return c.t.countMatches(i1, c.t.alt(i1, fp), fp)
 }
 
 // InsertHash is Insert for a key hashed with Hash.
@@ -143,7 +149,7 @@ func (c *core) insert(h uint64) error {
 	}
 	// Both buckets are full. If they hold nothing but fp, no displacement
 	// can help: fp can only ever live in these two buckets.
-	if countGeneric(&c.t, i1, i2, fp) == 2*slotsPerBucket {
+	if c.t.countMatches(i1, i2, fp) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates
 	}
 	if !c.kick(fp, i1, i2) {

@@ -67,35 +67,64 @@ func fuzzOperations(t *testing.T, cfg Config, ops []byte) {
 	}
 }
 
+// FuzzSemiSort is FuzzOperations on the semi-sorted layout alone.
+func FuzzSemiSort(f *testing.F) {
+	f.Add(uint8(13), []byte{0, 1, 2, 0, 1, 2, 1, 1, 2, 3, 0, 0})
+	f.Add(uint8(0), bytes.Repeat([]byte{0, 7, 7}, 20))
+	f.Add(uint8(28), []byte{0, 1, 1, 0, 2, 2, 4, 0, 0, 0, 3, 3})
+	f.Fuzz(func(t *testing.T, bits uint8, ops []byte) {
+		fuzzOperations(t, Config{
+			Capacity:        1 + int(bits)%40,
+			FingerprintBits: 4 + int(bits)%29,
+			Layout:          SemiSorted,
+			Seed:            uint64(bits),
+			MaxKicks:        1 + int(bits)%64,
+		}, ops)
+	})
+}
+
 // FuzzProbe compares the SWAR probes with a slot-by-slot reference on raw
-// bucket bytes, for every width.
+// bucket bytes, for every width and both layouts. The packed reference reads
+// slots bit by bit; the semi-sorted one decodes buckets with semiSlots and
+// compares whole fingerprints.
 func FuzzProbe(f *testing.F) {
 	f.Add(uint8(12), uint32(5), uint8(0), []byte{5, 0, 0x50, 0, 0, 0, 0, 0})
 	f.Add(uint8(32), uint32(0xffffffff), uint8(3), bytes.Repeat([]byte{0xff}, 64))
 	f.Add(uint8(17), uint32(1), uint8(5), []byte{1, 0, 2, 0, 4})
+	f.Add(uint8(0x80|9), uint32(77), uint8(1), []byte{0x10, 0x32, 0x54, 0x76, 0x98})
 	f.Fuzz(func(t *testing.T, bits uint8, fp uint32, bucket uint8, raw []byte) {
-		tb := newTable(8, 4+uint(bits)%29, Packed)
+		layout := Layout(bits >> 7)
+		tb := newTable(8, 4+uint(bits&0x7f)%29, layout)
 		copy(tb.data[:len(tb.data)-tablePad], raw)
 		fp = 1 + uint32(uint64(fp)%tb.fpRange)
 		i1 := uint64(bucket) % tb.m
 		i2 := tb.alt(i1, fp)
+		if !tb.validBucket(i1) || !tb.validBucket(i2) {
+			return // a table of this package never holds such buckets
+		}
 		count := 0
-		for k := uint(0); k < slotsPerBucket; k++ {
-			for _, b := range []uint64{i1, i2} {
-				if refSlot(&tb, b, k) == fp {
+		for _, b := range []uint64{i1, i2} {
+			for k := uint(0); k < slotsPerBucket; k++ {
+				v := refSlot(&tb, b, k)
+				if layout == SemiSorted {
+					v = tb.semiSlots(b)[k]
+				}
+				if v == fp {
 					count++
 				}
 			}
 		}
-		if got := containsGeneric(&tb, hashFor(&tb, i1, fp)); got != (count > 0) {
-			t.Fatalf("f=%d fp=%d: contains %v, reference count %d", tb.f, fp, got, count)
+		r := &reader{t: tb}
+		h := hashFor(&tb, i1, fp)
+		if got := r.ContainsHash(h); got != (count > 0) {
+			t.Fatalf("%v f=%d fp=%d: contains %v, reference count %d", layout, tb.f, fp, got, count)
 		}
-		if got := countGeneric(&tb, i1, i2, fp); got != count {
-			t.Fatalf("f=%d fp=%d: count %d, reference %d", tb.f, fp, got, count)
+		if got := r.CountHash(h); got != count {
+			t.Fatalf("%v f=%d fp=%d: count %d, reference %d", layout, tb.f, fp, got, count)
 		}
 		var found [1]bool
-		if n := (&reader{t: tb}).ContainsHashBatch([]uint64{hashFor(&tb, i1, fp)}, found[:]); n != min(count, 1) || found[0] != (count > 0) {
-			t.Fatalf("f=%d fp=%d: batch %d %v, reference count %d", tb.f, fp, n, found[0], count)
+		if n := r.ContainsHashBatch([]uint64{h}, found[:]); n != min(count, 1) || found[0] != (count > 0) {
+			t.Fatalf("%v f=%d fp=%d: batch %d %v, reference count %d", layout, tb.f, fp, n, found[0], count)
 		}
 	})
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // layouts lists the layouts every shared test runs on.
-var layouts = []Layout{Packed}
+var layouts = []Layout{Packed, SemiSorted}
 
 // forEachLayout runs fn as a subtest per layout.
 func forEachLayout(t *testing.T, fn func(t *testing.T, layout Layout)) {

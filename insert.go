@@ -54,9 +54,10 @@ func (c *core) kick(fp uint32, i1, i2 uint64) bool {
 // the walk ends at the next step; failing that, slot start.
 func (c *core) victim(b uint64, start uint) uint {
 	t := &c.t
+	s := t.bucketSlots(b)
 	for n := uint(0); n < slotsPerBucket; n++ {
 		k := (start + n) % slotsPerBucket
-		if t.hasFree(t.alt(b, t.slot(b, k))) {
+		if t.hasFree(t.alt(b, s[k])) {
 			return k
 		}
 	}

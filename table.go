@@ -30,6 +30,13 @@ type table struct {
 	fpRange uint64 // 2^f - 1, the number of non-empty fingerprints
 	layout  Layout
 	lanes   lanes // SWAR constants for four f-bit lanes
+
+	// The semi-sorted layout's constants (table_semisort.go).
+	w            uint          // low bits per fingerprint, f-4
+	lowMask      uint32        // 2^w - 1
+	fourBitsOnly uint64        // 0xf when w = 0: the prefix match is the answer
+	semiLanes    lanes         // SWAR constants for four w-bit lanes
+	spread       [16][2]uint64 // 4-bit slot mask -> top bits of those w-bit lanes
 }
 
 // lanes holds the constants that test four f-bit lanes at once, as 128-bit
@@ -91,6 +98,16 @@ func newTable(m uint64, f uint, layout Layout) table {
 		layout:  layout,
 		lanes:   newLanes(f),
 	}
+	if layout == SemiSorted {
+		t.w = f - 4
+		t.lowMask = 1<<t.w - 1
+		t.semiLanes = newLanes(t.w)
+		if t.w == 0 {
+			t.fourBitsOnly = 0xf
+		} else {
+			t.spread = semiSpread(t.w)
+		}
+	}
 	t.data = make([]byte, tableBytes(m, t.bbits))
 	return t
 }
@@ -147,19 +164,66 @@ func (l *lanes) broadcast(fp uint32) (lo, hi uint64) {
 	return lo, hi + uint64(fp)*l.onesHi
 }
 
+// The operations below change buckets one at a time, for inserts and deletes;
+// lookups take the probes in lookup_generic.go and table_semisort.go.
+
 // add stores fp in a free slot of bucket i and reports whether there was one.
-func (t *table) add(i uint64, fp uint32) bool { return t.packedAdd(i, fp) }
+func (t *table) add(i uint64, fp uint32) bool {
+	if t.layout == SemiSorted {
+		return t.semiAdd(i, fp)
+	}
+	return t.packedAdd(i, fp)
+}
 
 // remove deletes one copy of fp from bucket i and reports whether there was one.
-func (t *table) remove(i uint64, fp uint32) bool { return t.packedRemove(i, fp) }
+func (t *table) remove(i uint64, fp uint32) bool {
+	if t.layout == SemiSorted {
+		return t.semiRemove(i, fp)
+	}
+	return t.packedRemove(i, fp)
+}
 
 // swap replaces the fingerprint in slot k of bucket i with fp. It returns the
 // old fingerprint and the slot fp ended in, which is where a later swap must
 // look to take fp out again.
-func (t *table) swap(i uint64, k uint, fp uint32) (uint32, uint) { return t.packedSwap(i, k, fp) }
+func (t *table) swap(i uint64, k uint, fp uint32) (uint32, uint) {
+	if t.layout == SemiSorted {
+		return t.semiSwap(i, k, fp)
+	}
+	return t.packedSwap(i, k, fp)
+}
+
+// bucketSlots returns the four fingerprints of bucket i (0 for an empty
+// slot), in slot order: the order swap's k refers to.
+func (t *table) bucketSlots(i uint64) (s [4]uint32) {
+	if t.layout == SemiSorted {
+		return t.semiSlots(i)
+	}
+	for k := range s {
+		s[k] = t.slot(i, uint(k))
+	}
+	return s
+}
+
+// validBucket reports whether bucket i's bits are a possible encoding: always
+// for the packed layout, a valid sorted code for the semi-sorted one.
+func (t *table) validBucket(i uint64) bool {
+	return t.layout != SemiSorted || t.semiValid(i)
+}
+
+// countMatches is the number of slots of buckets i1 and i2 that hold fp.
+func (t *table) countMatches(i1, i2 uint64, fp uint32) int {
+	if t.layout == SemiSorted {
+		return countSemi(t, i1, i2, fp)
+	}
+	return countGeneric(t, i1, i2, fp)
+}
 
 // hasFree reports whether bucket i has an empty slot.
 func (t *table) hasFree(i uint64) bool {
+	if t.layout == SemiSorted {
+		return t.semiSlots(i)[0] == 0 // empty slots sort first
+	}
 	lo, hi := t.matches(i, 0)
 	return lo|hi != 0
 }

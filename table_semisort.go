@@ -1,0 +1,247 @@
+package cuckoo
+
+import "math/bits"
+
+// The semi-sorted layout (Fan et al. 2014, section 5.2) saves one bit per
+// slot. A fingerprint of f bits is a 4-bit prefix (its top bits) and w = f-4
+// low bits. A bucket keeps its four fingerprints sorted, so the four prefixes
+// form a sorted multiset of nibbles, one of C(16+4-1, 4) = 3876, stored as a
+// 12-bit code instead of 16 bits:
+//
+//	bits [0, 12)              code of the sorted prefixes
+//	bits [12 + k*w, 12+(k+1)w) low bits of slot k, k = 0..3
+//
+// 4f-4 bits a bucket. Empty slots hold fingerprint 0, so they sort first.
+// Sorting by the whole fingerprint (not the prefix alone) makes the encoding
+// of a multiset unique, so undoing an operation restores the same bits.
+
+const (
+	semiCodes    = 3876 // sorted multisets of four nibbles
+	semiCodeBits = 12
+)
+
+// semiDecode maps a code to its four sorted nibbles, nibble k in bits
+// [4k, 4k+4). Codes 3876..4095 are invalid and decode to 0; the array is
+// 4096 long so that indexing with a 12-bit value needs no bounds check. It is
+// 8 KiB, shared by every filter.
+var semiDecode [1 << semiCodeBits]uint16
+
+// semiChoose[k][n] is C(n, k+1), for the combinatorial number system.
+var semiChoose [4][20]uint16
+
+func init() {
+	for n := range 20 {
+		c := uint64(1)
+		for k := range 4 {
+			c = c * uint64(n-k) / uint64(k+1) // C(n, k+1), 0 once k >= n
+			semiChoose[k][n] = uint16(c)
+		}
+	}
+	for a := range uint32(16) {
+		for b := a; b < 16; b++ {
+			for c := b; c < 16; c++ {
+				for d := c; d < 16; d++ {
+					semiDecode[semiEncode(a, b, c, d)] = uint16(a | b<<4 | c<<8 | d<<12)
+				}
+			}
+		}
+	}
+}
+
+// semiEncode is the code of sorted nibbles a <= b <= c <= d: the rank of the
+// strictly increasing sequence (a, b+1, c+2, d+3) in the combinatorial number
+// system, which numbers the 3876 multisets 0..3875 with no gaps.
+func semiEncode(a, b, c, d uint32) uint16 {
+	return semiChoose[0][a] + semiChoose[1][b+1] + semiChoose[2][c+2] + semiChoose[3][d+3]
+}
+
+// semiSpread maps each 4-bit mask of slots to the top bits of those slots'
+// w-bit lanes (w >= 1).
+func semiSpread(w uint) (spread [16][2]uint64) {
+	for m := range 16 {
+		for k := uint(0); k < slotsPerBucket; k++ {
+			if m>>k&1 != 0 {
+				setBit128(&spread[m][0], &spread[m][1], k*w+w-1)
+			}
+		}
+	}
+	return spread
+}
+
+// semiPrefixMatch returns bit k set for each sorted nibble of code equal to
+// the prefix whose broadcast (prefix * 0x1111) is bp.
+func semiPrefixMatch(code, bp uint64) uint64 {
+	x := uint64(semiDecode[code&(1<<semiCodeBits-1)]) ^ bp
+	z := ^((x&0x7777 + 0x7777) | x) & 0x8888 // top bit of each zero nibble
+	// Bits 3, 7, 11, 15 -> bits 9, 10, 11, 12: the product's other terms
+	// land elsewhere and never carry into them.
+	return (z >> 3) * 0x249 >> 9 & 0xf
+}
+
+// semiMatches returns a mask, non-zero exactly when bucket i holds fp, with
+// one bit per matching slot.
+func (t *table) semiMatches(i uint64, fp uint32) (lo, hi uint64) {
+	blo, bhi := bucket128(t.data, i*uint64(t.bbits))
+	prefix := semiPrefixMatch(blo, uint64(fp>>t.w)*0x1111)
+	if t.w == 0 {
+		return prefix, 0 // f = 4: the code is the whole bucket
+	}
+	llo, lhi := blo>>semiCodeBits|bhi<<(64-semiCodeBits), bhi>>semiCodeBits
+	plo, phi := t.semiLanes.broadcast(fp & t.lowMask)
+	zlo, zhi := t.semiLanes.zero128(llo^plo, lhi^phi)
+	s := &t.spread[prefix]
+	return zlo & s[0], zhi & s[1]
+}
+
+// containsSemi is containsGeneric for the semi-sorted layout.
+func containsSemi(t *table, h uint64) bool {
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	if t.f > 16 {
+		alo, ahi := t.semiMatches(i1, fp)
+		blo, bhi := t.semiMatches(i2, fp)
+		return alo|ahi|blo|bhi != 0
+	}
+	// A bucket (at most 60 bits, 0 or 4 bits into a byte) fits one load,
+	// and its low parts one 64-bit lane vector.
+	bp := uint64(fp>>t.w) * 0x1111
+	bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
+	p1, p2 := i1*uint64(t.bbits), i2*uint64(t.bbits)
+	b1 := load64At(t.data, p1>>3) >> (p1 & 7)
+	b2 := load64At(t.data, p2>>3) >> (p2 & 7)
+	return t.semiMatch64(b1, bp, bl)|t.semiMatch64(b2, bp, bl) != 0
+}
+
+// semiMatch64 is semiMatches on a bucket already loaded, for f <= 16, given
+// the broadcast prefix bp and low part bl of the fingerprint.
+func (t *table) semiMatch64(b, bp, bl uint64) uint64 {
+	prefix := semiPrefixMatch(b, bp)
+	return t.semiLanes.zero64(b>>semiCodeBits^bl)&t.spread[prefix][0] | prefix&t.fourBitsOnly
+}
+
+// countSemi is countGeneric for the semi-sorted layout.
+func countSemi(t *table, i1, i2 uint64, fp uint32) int {
+	alo, ahi := t.semiMatches(i1, fp)
+	n := bits.OnesCount64(alo) + bits.OnesCount64(ahi)
+	if i2 != i1 {
+		blo, bhi := t.semiMatches(i2, fp)
+		n += bits.OnesCount64(blo) + bits.OnesCount64(bhi)
+	}
+	return n
+}
+
+// semiSlots decodes bucket i: its four fingerprints in ascending order.
+func (t *table) semiSlots(i uint64) (s [4]uint32) {
+	blo, bhi := bucket128(t.data, i*uint64(t.bbits))
+	nib := uint32(semiDecode[blo&(1<<semiCodeBits-1)])
+	llo, lhi := blo>>semiCodeBits|bhi<<(64-semiCodeBits), bhi>>semiCodeBits
+	for k := uint(0); k < slotsPerBucket; k++ {
+		s[k] = nib>>(4*k)&0xf<<t.w | uint32(bits128(llo, lhi, k*t.w))&t.lowMask
+	}
+	return s
+}
+
+// bits128 returns the 64 bits of (lo, hi) from bit pos on.
+func bits128(lo, hi uint64, pos uint) uint64 {
+	if pos >= 64 {
+		return hi >> (pos - 64)
+	}
+	return lo>>pos | hi<<(64-pos)
+}
+
+// semiWrite sorts s and stores it as bucket i, leaving every other bit of
+// the table as it was.
+func (t *table) semiWrite(i uint64, s [4]uint32) {
+	sort4(&s)
+	lo := uint64(semiEncode(s[0]>>t.w, s[1]>>t.w, s[2]>>t.w, s[3]>>t.w))
+	var hi uint64
+	for k := uint(0); k < slotsPerBucket; k++ {
+		v, pos := uint64(s[k]&t.lowMask), semiCodeBits+k*t.w
+		if pos < 64 {
+			lo |= v << pos
+			hi |= v >> (64 - pos)
+		} else {
+			hi |= v << (pos - 64)
+		}
+	}
+	t.writeBucket(i, lo, hi)
+}
+
+// writeBucket stores the bbits low bits of (lo, hi) as bucket i. A bucket
+// starts 0 or 4 bits into a byte and spans at most 128 bits with that
+// offset, so two 64-bit words hold it.
+func (t *table) writeBucket(i uint64, lo, hi uint64) {
+	p := i * uint64(t.bbits)
+	o, s := p>>3, p&7
+	mlo, mhi := ^uint64(0), ^uint64(0)
+	if t.bbits < 64 {
+		mlo, mhi = 1<<t.bbits-1, 0
+	} else if t.bbits < 128 {
+		mhi = 1<<(t.bbits-64) - 1
+	}
+	// Shift value and mask up by s; a shift by 64 gives 0.
+	lo, hi = lo<<s, hi<<s|lo>>(64-s)
+	mlo, mhi = mlo<<s, mhi<<s|mlo>>(64-s)
+	store64(t.data, o, load64(t.data, o)&^mlo|lo&mlo)
+	store64(t.data, o+8, load64(t.data, o+8)&^mhi|hi&mhi)
+}
+
+// sort4 sorts four values with a five-comparator network.
+func sort4(s *[4]uint32) {
+	cs := func(a, b int) {
+		if s[a] > s[b] {
+			s[a], s[b] = s[b], s[a]
+		}
+	}
+	cs(0, 1)
+	cs(2, 3)
+	cs(0, 2)
+	cs(1, 3)
+	cs(1, 2)
+}
+
+// semiValid reports whether bucket i is a valid encoding: a code below 3876
+// and, among slots with equal prefixes, ascending low parts, with empty
+// slots all zero. A table built by this package always is.
+func (t *table) semiValid(i uint64) bool {
+	blo, _ := bucket128(t.data, i*uint64(t.bbits))
+	if blo&(1<<semiCodeBits-1) >= semiCodes {
+		return false
+	}
+	s := t.semiSlots(i)
+	return s[0] <= s[1] && s[1] <= s[2] && s[2] <= s[3]
+}
+
+func (t *table) semiAdd(i uint64, fp uint32) bool {
+	s := t.semiSlots(i)
+	if s[0] != 0 {
+		return false
+	}
+	s[0] = fp
+	t.semiWrite(i, s)
+	return true
+}
+
+func (t *table) semiRemove(i uint64, fp uint32) bool {
+	s := t.semiSlots(i)
+	for k := range s {
+		if s[k] == fp {
+			s[k] = 0
+			t.semiWrite(i, s)
+			return true
+		}
+	}
+	return false
+}
+
+// semiSwap replaces the k-th smallest fingerprint of bucket i with fp; the
+// bucket is re-sorted, and at is fp's new rank.
+func (t *table) semiSwap(i uint64, k uint, fp uint32) (old uint32, at uint) {
+	s := t.semiSlots(i)
+	old, s[k] = s[k], fp
+	t.semiWrite(i, s)
+	sort4(&s)
+	for at = 0; s[at] != fp; at++ {
+	}
+	return old, at
+}
