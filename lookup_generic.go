@@ -47,13 +47,3 @@ func contains128(t *table, i1, i2 uint64, fp uint32) bool {
 	return alo|ahi|blo|bhi != 0
 }
 
-// countGeneric is the number of slots of buckets i1 and i2 that hold fp.
-func countGeneric(t *table, i1, i2 uint64, fp uint32) int {
-	alo, ahi := t.matches(i1, fp)
-	n := bits.OnesCount64(alo) + bits.OnesCount64(ahi)
-	if i2 != i1 {
-		blo, bhi := t.matches(i2, fp)
-		n += bits.OnesCount64(blo) + bits.OnesCount64(bhi)
-	}
-	return n
-}

@@ -211,12 +211,25 @@ func (t *table) validBucket(i uint64) bool {
 	return t.layout != SemiSorted || t.semiValid(i)
 }
 
-// countMatches is the number of slots of buckets i1 and i2 that hold fp.
+// countMatches is the number of slots of buckets i1 and i2 that hold fp,
+// counting a bucket once if i1 == i2.
 func (t *table) countMatches(i1, i2 uint64, fp uint32) int {
-	if t.layout == SemiSorted {
-		return countSemi(t, i1, i2, fp)
+	n := t.bucketMatches(i1, fp)
+	if i2 != i1 {
+		n += t.bucketMatches(i2, fp)
 	}
-	return countGeneric(t, i1, i2, fp)
+	return n
+}
+
+// bucketMatches is the number of slots of bucket i that hold fp.
+func (t *table) bucketMatches(i uint64, fp uint32) int {
+	var lo, hi uint64
+	if t.layout == SemiSorted {
+		lo, hi = t.semiMatches(i, fp)
+	} else {
+		lo, hi = t.matches(i, fp)
+	}
+	return bits.OnesCount64(lo) + bits.OnesCount64(hi)
 }
 
 // hasFree reports whether bucket i has an empty slot.

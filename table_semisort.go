@@ -1,6 +1,5 @@
 package cuckoo
 
-import "math/bits"
 
 // The semi-sorted layout (Fan et al. 2014, section 5.2) saves one bit per
 // slot. A fingerprint of f bits is a 4-bit prefix (its top bits) and w = f-4
@@ -117,17 +116,6 @@ func containsSemi(t *table, h uint64) bool {
 func (t *table) semiMatch64(b, bp, bl uint64) uint64 {
 	prefix := semiPrefixMatch(b, bp)
 	return t.semiLanes.zero64(b>>semiCodeBits^bl)&t.spread[prefix][0] | prefix&t.fourBitsOnly
-}
-
-// countSemi is countGeneric for the semi-sorted layout.
-func countSemi(t *table, i1, i2 uint64, fp uint32) int {
-	alo, ahi := t.semiMatches(i1, fp)
-	n := bits.OnesCount64(alo) + bits.OnesCount64(ahi)
-	if i2 != i1 {
-		blo, bhi := t.semiMatches(i2, fp)
-		n += bits.OnesCount64(blo) + bits.OnesCount64(bhi)
-	}
-	return n
 }
 
 // semiSlots decodes bucket i: its four fingerprints in ascending order.

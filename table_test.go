@@ -145,8 +145,8 @@ func TestProbeEveryWidth(t *testing.T) {
 			if got := containsGeneric(&tb, h); got != want {
 				t.Fatalf("f=%d: containsGeneric=%v want %v", f, got, want)
 			}
-			if got := countGeneric(&tb, i1, i2, fp); got != count {
-				t.Fatalf("f=%d: countGeneric=%d want %d", f, got, count)
+			if got := tb.countMatches(i1, i2, fp); got != count {
+				t.Fatalf("f=%d: countMatches=%d want %d", f, got, count)
 			}
 		}
 	}
