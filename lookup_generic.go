@@ -46,4 +46,3 @@ func contains128(t *table, i1, i2 uint64, fp uint32) bool {
 	blo, bhi := t.matches(i2, fp)
 	return alo|ahi|blo|bhi != 0
 }
-

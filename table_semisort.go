@@ -1,6 +1,5 @@
 package cuckoo
 
-
 // The semi-sorted layout (Fan et al. 2014, section 5.2) saves one bit per
 // slot. A fingerprint of f bits is a 4-bit prefix (its top bits) and w = f-4
 // low bits. A bucket keeps its four fingerprints sorted, so the four prefixes
