@@ -235,7 +235,7 @@ func (t *table) bucketMatches(i uint64, fp uint32) int {
 // hasFree reports whether bucket i has an empty slot.
 func (t *table) hasFree(i uint64) bool {
 	if t.layout == SemiSorted {
-		return t.semiSlots(i)[0] == 0 // empty slots sort first
+		return t.semiHasFree(i)
 	}
 	lo, hi := t.matches(i, 0)
 	return lo|hi != 0

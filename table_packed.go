@@ -28,6 +28,10 @@ func (t *table) setSlot(i uint64, k uint, v uint32) {
 // matches returns, as a 128-bit mask, the top bit of every slot of bucket i
 // that holds fp (fp 0 finds the empty slots).
 func (t *table) matches(i uint64, fp uint32) (lo, hi uint64) {
+	if t.f <= 16 { // the bucket fits one load; see containsGeneric
+		p := i * uint64(t.bbits)
+		return t.lanes.zero64(load64(t.data, p>>3)>>(p&7) ^ uint64(fp)*t.lanes.onesLo), 0
+	}
 	blo, bhi := bucket128(t.data, i*uint64(t.bbits))
 	plo, phi := t.lanes.broadcast(fp)
 	return t.lanes.zero128(blo^plo, bhi^phi)

@@ -121,9 +121,13 @@ func (t *table) semiMatch64(b, bp, bl uint64) uint64 {
 func (t *table) semiSlots(i uint64) (s [4]uint32) {
 	blo, bhi := bucket128(t.data, i*uint64(t.bbits))
 	nib := uint32(semiDecode[blo&(1<<semiCodeBits-1)])
-	llo, lhi := blo>>semiCodeBits|bhi<<(64-semiCodeBits), bhi>>semiCodeBits
+	lows := blo>>semiCodeBits | bhi<<(64-semiCodeBits) // low parts of slots 0..3 while 4w <= 64
 	for k := uint(0); k < slotsPerBucket; k++ {
-		s[k] = nib>>(4*k)&0xf<<t.w | uint32(bits128(llo, lhi, k*t.w))&t.lowMask
+		low := lows >> (k * t.w)
+		if t.w > 16 { // slots 2 and 3 straddle or pass bit 64 of the low parts
+			low = bits128(lows, bhi>>semiCodeBits, k*t.w)
+		}
+		s[k] = nib>>(4*k)&0xf<<t.w | uint32(low)&t.lowMask
 	}
 	return s
 }
@@ -134,6 +138,14 @@ func bits128(lo, hi uint64, pos uint) uint64 {
 		return hi >> (pos - 64)
 	}
 	return lo>>pos | hi<<(64-pos)
+}
+
+// semiHasFree reports whether bucket i has an empty slot: its smallest
+// fingerprint, slot 0, is 0.
+func (t *table) semiHasFree(i uint64) bool {
+	p := i * uint64(t.bbits)
+	b := load64(t.data, p>>3) >> (p & 7) // the code and slot 0's low part
+	return semiDecode[b&(1<<semiCodeBits-1)]&0xf == 0 && uint32(b>>semiCodeBits)&t.lowMask == 0
 }
 
 // semiWrite sorts s and stores it as bucket i, leaving every other bit of
@@ -200,10 +212,10 @@ func (t *table) semiValid(i uint64) bool {
 }
 
 func (t *table) semiAdd(i uint64, fp uint32) bool {
-	s := t.semiSlots(i)
-	if s[0] != 0 {
+	if !t.semiHasFree(i) {
 		return false
 	}
+	s := t.semiSlots(i)
 	s[0] = fp
 	t.semiWrite(i, s)
 	return true
