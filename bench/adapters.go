@@ -93,3 +93,24 @@ func keyHash[K Key](key K) uint64 {
 	}
 	return xxh3.HashString(*(*string)(unsafe.Pointer(&key)))
 }
+
+// byteSet is a filter of []byte keys, wrapped (in its adapter file) to one
+// method set.
+type byteSet interface {
+	insertBytes(b []byte) bool
+	containsBytes(b []byte) bool
+}
+
+// bytesFilter is a Filter[K] over a byteSet: keys are passed as keyBytes,
+// through a scratch buffer of its own.
+type bytesFilter[K Key, S byteSet] struct {
+	s   S
+	buf *[8]byte
+}
+
+func newBytesFilter[K Key, S byteSet](s S) Filter[K] {
+	return bytesFilter[K, S]{s, new([8]byte)}
+}
+
+func (a bytesFilter[K, S]) Insert(key K) bool   { return a.s.insertBytes(keyBytes(key, a.buf)) }
+func (a bytesFilter[K, S]) Contains(key K) bool { return a.s.containsBytes(keyBytes(key, a.buf)) }

@@ -2,9 +2,8 @@ package main
 
 import "github.com/bits-and-blooms/bloom/v3"
 
-// github.com/bits-and-blooms/bloom/v3, sized by NewWithEstimates. Inserts
-// never fail.
-
+// github.com/bits-and-blooms/bloom/v3, sized by NewWithEstimates(n, rate).
+// Inserts never fail.
 var bloomSpec = spec{
 	name:  "bits-and-blooms/bloom",
 	rates: targets,
@@ -12,14 +11,11 @@ var bloomSpec = spec{
 	str:   newBloom[string],
 }
 
-type bloomFilter[K Key] struct {
-	f   *bloom.BloomFilter
-	buf *[8]byte
-}
+type bloomSet struct{ f *bloom.BloomFilter }
+
+func (s bloomSet) insertBytes(b []byte) bool   { s.f.Add(b); return true }
+func (s bloomSet) containsBytes(b []byte) bool { return s.f.Test(b) }
 
 func newBloom[K Key](capacity int, rate float64, _ []K) (Filter[K], error) {
-	return bloomFilter[K]{bloom.NewWithEstimates(uint(capacity), rate), new([8]byte)}, nil
+	return newBytesFilter[K](bloomSet{bloom.NewWithEstimates(uint(capacity), rate)}), nil
 }
-
-func (a bloomFilter[K]) Insert(key K) bool   { a.f.Add(keyBytes(key, a.buf)); return true }
-func (a bloomFilter[K]) Contains(key K) bool { return a.f.Test(keyBytes(key, a.buf)) }

@@ -11,7 +11,6 @@ import (
 // about 3e-4), and stores every bucket as a [][]byte, every fingerprint as
 // its own allocation: about 120 bytes per bucket. Both our targets give the
 // same f, so it runs once; sizes whose estimate passes memLimit are refused.
-
 var boomSpec = spec{
 	name:  "BoomFilters/CuckooFilter",
 	rates: []float64{0.03},
@@ -19,10 +18,10 @@ var boomSpec = spec{
 	str:   newBoom[string],
 }
 
-type boomFilter[K Key] struct {
-	f   *boom.CuckooFilter
-	buf *[8]byte
-}
+type boomSet struct{ f *boom.CuckooFilter }
+
+func (s boomSet) insertBytes(b []byte) bool   { return s.f.Add(b) == nil }
+func (s boomSet) containsBytes(b []byte) bool { return s.f.Test(b) }
 
 // boomBytes estimates the heap a BoomFilters CuckooFilter of n 1-byte
 // fingerprints takes: buckets of a slice header and 4 entry headers, and
@@ -39,8 +38,5 @@ func newBoom[K Key](capacity int, rate float64, _ []K) (Filter[K], error) {
 	if need := boomBytes(capacity); need > memLimit {
 		return nil, fmt.Errorf("needs about %.1f GiB (limit %.1f GiB, -memlimit)", gib(need), gib(memLimit))
 	}
-	return boomFilter[K]{boom.NewCuckooFilter(uint(capacity), rate), new([8]byte)}, nil
+	return newBytesFilter[K](boomSet{boom.NewCuckooFilter(uint(capacity), rate)}), nil
 }
-
-func (a boomFilter[K]) Insert(key K) bool   { return a.f.Add(keyBytes(key, a.buf)) == nil }
-func (a boomFilter[K]) Contains(key K) bool { return a.f.Test(keyBytes(key, a.buf)) }

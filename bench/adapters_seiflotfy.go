@@ -3,9 +3,8 @@ package main
 import seiflotfy "github.com/seiflotfy/cuckoofilter"
 
 // github.com/seiflotfy/cuckoofilter: 8-bit fingerprints, 4-slot buckets,
-// capacity rounded up to a power of two; the rate is not a parameter.
-// (8 * load / 255 is about 3% at the loads it runs at.)
-
+// capacity rounded up to a power of two; the rate is not a parameter
+// (8 * load / 255: about 3% at the loads it runs at).
 var seiflotfySpec = spec{
 	name:  "seiflotfy/cuckoofilter",
 	rates: []float64{0.03},
@@ -14,14 +13,11 @@ var seiflotfySpec = spec{
 	str:   newSeiflotfy[string],
 }
 
-type seiflotfyFilter[K Key] struct {
-	f   *seiflotfy.Filter
-	buf *[8]byte
-}
+type seiflotfySet struct{ f *seiflotfy.Filter }
+
+func (s seiflotfySet) insertBytes(b []byte) bool   { return s.f.Insert(b) }
+func (s seiflotfySet) containsBytes(b []byte) bool { return s.f.Lookup(b) }
 
 func newSeiflotfy[K Key](capacity int, _ float64, _ []K) (Filter[K], error) {
-	return seiflotfyFilter[K]{seiflotfy.NewFilter(uint(capacity)), new([8]byte)}, nil
+	return newBytesFilter[K](seiflotfySet{seiflotfy.NewFilter(uint(capacity))}), nil
 }
-
-func (a seiflotfyFilter[K]) Insert(key K) bool   { return a.f.Insert(keyBytes(key, a.buf)) }
-func (a seiflotfyFilter[K]) Contains(key K) bool { return a.f.Lookup(keyBytes(key, a.buf)) }

@@ -54,6 +54,9 @@ func save(p *plot.Plot, dir, name string) (string, error) {
 	return path, p.Save(9*vg.Inch, 6*vg.Inch, path)
 }
 
+// maxBitsShown is the top of the space chart's bits-per-key axis.
+const maxBitsShown = 30
+
 // writeCharts draws, for each key type, Contains hit time against filter
 // size, and for the largest size of uint64 keys, bits per key against the
 // measured false-positive rate with the bound log2(1/rate). It returns the
@@ -84,6 +87,8 @@ func writeCharts(results []result, dir string) ([]string, error) {
 	}
 	for _, keys := range keyNames {
 		p := newPlot(fmt.Sprintf("Contains, hits, %s keys", keys), "filter size (keys)", "ns per lookup")
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 		if err := plotutil.AddLinePoints(p, byKeys[keys].args()...); err != nil {
 			return files, err
 		}
@@ -97,10 +102,16 @@ func writeCharts(results []result, dir string) ([]string, error) {
 	var space series
 	var rates []float64
 	for _, r := range results {
-		if r.err == "" && r.keys == "uint64" && r.n == largest && r.fpr > 0 {
-			space.add(r.filter+" "+target(r), r.fpr, r.bitsPerKey)
-			rates = append(rates, r.fpr)
+		if r.err != "" || r.keys != "uint64" || r.n != largest || r.fpr == 0 {
+			continue
 		}
+		name := r.filter + " " + target(r)
+		if r.bitsPerKey > maxBitsShown {
+			// Drawn at the top edge, so the rest stays readable.
+			name += fmt.Sprintf(" (off scale: %.0f bits/key)", r.bitsPerKey)
+		}
+		space.add(name, r.fpr, min(r.bitsPerKey, maxBitsShown))
+		rates = append(rates, r.fpr)
 	}
 	if len(rates) == 0 {
 		return files, nil
@@ -114,6 +125,7 @@ func writeCharts(results []result, dir string) ([]string, error) {
 		return files, err
 	}
 	line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	p.Y.Min, p.Y.Max = 0, maxBitsShown
 	p.Add(line)
 	p.Legend.Add("log2(1/rate) bound", line)
 	if err := plotutil.AddScatters(p, space.args()...); err != nil {

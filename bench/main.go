@@ -16,7 +16,7 @@ import (
 )
 
 // memLimit is the most heap an adapter may ask for; see -memlimit.
-var memLimit int64
+var memLimit int64 = 12 << 30
 
 func gib(b int64) float64 { return float64(b) / (1 << 30) }
 
@@ -89,7 +89,7 @@ func main() {
 	flag.IntVar(&o.probeMax, "probe", 2_000_000, "most keys per timed lookup loop (and misses probed for the false-positive rate)")
 	seed := flag.Uint64("seed", 1, "seed of the key generator")
 	out := flag.String("out", ".", "directory for RESULTS.md and the SVG charts")
-	memGiB := flag.Float64("memlimit", 12, "refuse filters whose estimated heap exceeds this many GiB")
+	memGiB := flag.Float64("memlimit", gib(memLimit), "refuse filters whose estimated heap exceeds this many GiB")
 	flag.Parse()
 	memLimit = int64(*memGiB * (1 << 30))
 
@@ -117,17 +117,24 @@ func main() {
 		}
 	}
 
-	var md bytes.Buffer
-	writeReport(&md, results, command, time.Since(p.start))
-	os.Stdout.Write(md.Bytes())
 	files, err := writeCharts(results, *out)
-	if err == nil {
-		err = os.WriteFile(filepath.Join(*out, "RESULTS.md"), md.Bytes(), 0o644)
-		files = append(files, filepath.Join(*out, "RESULTS.md"))
-	}
-	fmt.Fprintf(os.Stderr, "wrote %s\n", strings.Join(files, ", "))
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench:", err)
+		fmt.Fprintln(os.Stderr, "bench: charts:", err)
+	}
+	var charts []string
+	for _, f := range files {
+		charts = append(charts, filepath.Base(f))
+	}
+	var md bytes.Buffer
+	writeReport(&md, results, command, time.Since(p.start), charts)
+	os.Stdout.Write(md.Bytes())
+	report := filepath.Join(*out, "RESULTS.md")
+	if werr := os.WriteFile(report, md.Bytes(), 0o644); werr != nil {
+		fmt.Fprintln(os.Stderr, "bench:", werr)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s\n", strings.Join(append(files, report), ", "))
+	if err != nil {
 		os.Exit(1)
 	}
 }

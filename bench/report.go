@@ -84,7 +84,8 @@ func header(w io.Writer, cells ...string) {
 
 // writeReport writes the results as markdown: the environment, then the
 // speed and space table, then the lost keys table.
-func writeReport(w io.Writer, results []result, command string, took time.Duration) {
+// charts are the chart files to link, relative to the report.
+func writeReport(w io.Writer, results []result, command string, took time.Duration, charts []string) {
 	fmt.Fprintf(w, "# Filter comparison\n\n")
 	fmt.Fprintf(w, "- CPU: %s (%d logical CPUs, GOMAXPROCS %d)\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0))
 	fmt.Fprintf(w, "- Go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
@@ -92,6 +93,12 @@ func writeReport(w io.Writer, results []result, command string, took time.Durati
 	fmt.Fprintf(w, "- Command: `%s`\n", command)
 	fmt.Fprintf(w, "- Date: %s; the run took %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), took.Round(time.Second))
 	fmt.Fprintf(w, "Times are ns per key, the median of the timed runs. See README.md for the columns.\n\n")
+	for _, c := range charts {
+		fmt.Fprintf(w, "![%s](%s)\n", strings.TrimSuffix(c, ".svg"), c)
+	}
+	if len(charts) > 0 {
+		fmt.Fprintln(w)
+	}
 
 	fmt.Fprintf(w, "## Speed and space\n\n")
 	header(w, "keys", "n", "filter", "target FPR", "bits/key", "measured FPR", "insert", "hit", "miss", "batch hit", "batch miss", "allocs/op ins, get")
@@ -108,7 +115,7 @@ func writeReport(w io.Writer, results []result, command string, took time.Durati
 			strconv.FormatFloat(r.bitsPerKey, 'f', 2, 64),
 			fmt.Sprintf("%s (%d/%d)", percent(r.fpr), r.falsePos, r.missesProbed),
 			insert, ns(r.hitNs), ns(r.missNs), ns(r.batchHitNs), ns(r.batchMissNs),
-			fmt.Sprintf("%.3g, %.3g", r.insertAllocs, r.lookupAllocs))
+			fmt.Sprintf("%.2f, %.2f", r.insertAllocs, r.lookupAllocs))
 	}
 
 	fmt.Fprintf(w, "\n## Keys lost\n\n")
