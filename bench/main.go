@@ -1,0 +1,140 @@
+// Command bench compares this cuckoo filter with other Go filters: insert
+// and lookup speed, space, false-positive rate, lost keys and allocations.
+// See README.md.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// memLimit is the most heap an adapter may ask for; see -memlimit.
+var memLimit int64 = 12 << 30
+
+func gib(b int64) float64 { return float64(b) / (1 << 30) }
+
+// parseSizes parses a comma-separated list of key counts with optional K
+// or M suffixes (decimal: 1M is 1000000).
+func parseSizes(s string) ([]int, error) {
+	var sizes []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		mult := 1
+		switch {
+		case strings.HasSuffix(f, "M"):
+			mult, f = 1e6, strings.TrimSuffix(f, "M")
+		case strings.HasSuffix(f, "K"):
+			mult, f = 1e3, strings.TrimSuffix(f, "K")
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("bad size %q", f)
+		}
+		sizes = append(sizes, n*mult)
+	}
+	return sizes, nil
+}
+
+// progress reports on stderr how far a long run has got.
+type progress struct {
+	start time.Time
+	done  int
+}
+
+func (p *progress) report(r result, took time.Duration) {
+	p.done++
+	status := fmt.Sprintf("%.1fs", took.Seconds())
+	if r.err != "" {
+		status = "n/a: " + r.err
+	}
+	fmt.Fprintf(os.Stderr, "[%s] %d: %s keys, n=%s, %s %s: %s\n",
+		time.Since(p.start).Round(time.Second), p.done, r.keys, count(r.n), r.filter, target(r), status)
+}
+
+// runKeys measures every selected filter at every size with keys made by gen.
+func runKeys[K Key](keyName string, gen func(seed uint64, hits, misses int) keySet[K], sizes []int, only string, seed uint64, o options, p *progress) []result {
+	var results []result
+	for _, n := range sizes {
+		ks := gen(seed, n+n/20, min(max(n, 1e6), o.probeMax))
+		for _, s := range specs {
+			if !strings.Contains(s.name, only) {
+				continue
+			}
+			for _, rate := range s.rates {
+				start := time.Now()
+				r := measure(s, keyName, ks, n, rate, o)
+				p.report(r, time.Since(start))
+				results = append(results, r)
+				runtime.GC()
+			}
+		}
+	}
+	return results
+}
+
+func main() {
+	quick := flag.Bool("quick", false, "small sizes (100K, 1M) for a run of a minute or two; overrides -sizes")
+	sizesFlag := flag.String("sizes", "1M,32M", "filter sizes in keys, comma-separated, K and M suffixes (e.g. 1M,32M,256M)")
+	keys := flag.String("keys", "uint64,string", "key types: uint64, string (16 bytes), or both")
+	only := flag.String("only", "", "measure only filters whose name contains this")
+	o := options{}
+	flag.IntVar(&o.runs, "runs", 3, "times each timed loop runs; the median is reported")
+	flag.IntVar(&o.probeMax, "probe", 2_000_000, "most keys per timed lookup loop (and misses probed for the false-positive rate)")
+	seed := flag.Uint64("seed", 1, "seed of the key generator")
+	out := flag.String("out", ".", "directory for RESULTS.md and the SVG charts")
+	memGiB := flag.Float64("memlimit", gib(memLimit), "refuse filters whose estimated heap exceeds this many GiB")
+	flag.Parse()
+	memLimit = int64(*memGiB * (1 << 30))
+
+	sizes, err := parseSizes(*sizesFlag)
+	if *quick {
+		sizes, err = []int{100_000, 1_000_000}, nil
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	command := strings.Join(append([]string{"cd bench && go run ."}, os.Args[1:]...), " ")
+
+	p := &progress{start: time.Now()}
+	var results []result
+	for _, k := range strings.Split(*keys, ",") {
+		switch strings.TrimSpace(k) {
+		case "uint64":
+			results = append(results, runKeys("uint64", newUint64Keys, sizes, *only, *seed, o, p)...)
+		case "string":
+			results = append(results, runKeys("string", newStringKeys, sizes, *only, *seed, o, p)...)
+		default:
+			fmt.Fprintf(os.Stderr, "bench: unknown key type %q\n", k)
+			os.Exit(2)
+		}
+	}
+
+	files, err := writeCharts(results, *out)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench: charts:", err)
+	}
+	var charts []string
+	for _, f := range files {
+		charts = append(charts, filepath.Base(f))
+	}
+	var md bytes.Buffer
+	writeReport(&md, results, command, time.Since(p.start), charts)
+	os.Stdout.Write(md.Bytes())
+	report := filepath.Join(*out, "RESULTS.md")
+	if werr := os.WriteFile(report, md.Bytes(), 0o644); werr != nil {
+		fmt.Fprintln(os.Stderr, "bench:", werr)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s\n", strings.Join(append(files, report), ", "))
+	if err != nil {
+		os.Exit(1)
+	}
+}

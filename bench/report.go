@@ -1,0 +1,131 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/klauspost/cpuid/v2"
+)
+
+var nan = math.NaN()
+
+// cpuModel names the CPU: the model name line of /proc/cpuinfo, else what
+// CPUID says.
+func cpuModel() string {
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(b)) {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	return cpuid.CPU.BrandName
+}
+
+// count formats a key count: 1000000 as 1M, 100000 as 100K.
+func count(n int) string {
+	switch {
+	case n >= 1e6 && n%1e6 == 0:
+		return strconv.Itoa(n/1e6) + "M"
+	case n >= 1e3 && n%1e3 == 0:
+		return strconv.Itoa(n/1e3) + "K"
+	}
+	return strconv.Itoa(n)
+}
+
+// percent formats a rate with 3 significant digits.
+func percent(r float64) string {
+	return strconv.FormatFloat(100*r, 'g', 3, 64) + "%"
+}
+
+func target(r result) string {
+	if r.fixed {
+		return "fixed " + percent(r.target)
+	}
+	return percent(r.target)
+}
+
+// ns formats a time per key; "" for not applicable.
+func ns(x float64) string {
+	if math.IsNaN(x) {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'f', 1, 64)
+}
+
+// tally formats a count; "" for not applicable.
+func tally(n int) string {
+	if n < 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+// row writes one markdown table row.
+func row(w io.Writer, cells ...string) {
+	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+}
+
+// header writes a markdown table header.
+func header(w io.Writer, cells ...string) {
+	row(w, cells...)
+	seps := make([]string, len(cells))
+	for i := range seps {
+		seps[i] = "---"
+	}
+	row(w, seps...)
+}
+
+// writeReport writes the results as markdown: the environment, then the
+// speed and space table, then the lost keys table.
+// charts are the chart files to link, relative to the report.
+func writeReport(w io.Writer, results []result, command string, took time.Duration, charts []string) {
+	fmt.Fprintf(w, "# Filter comparison\n\n")
+	fmt.Fprintf(w, "- CPU: %s (%d logical CPUs, GOMAXPROCS %d)\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "- Go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	// TODO: print cuckoo.ProbeImplementation() here once the library has it.
+	fmt.Fprintf(w, "- Command: `%s`\n", command)
+	fmt.Fprintf(w, "- Date: %s; the run took %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), took.Round(time.Second))
+	fmt.Fprintf(w, "Times are ns per key, the median of the timed runs. See README.md for the columns.\n\n")
+	for _, c := range charts {
+		fmt.Fprintf(w, "![%s](%s)\n", strings.TrimSuffix(c, ".svg"), c)
+	}
+	if len(charts) > 0 {
+		fmt.Fprintln(w)
+	}
+
+	fmt.Fprintf(w, "## Speed and space\n\n")
+	header(w, "keys", "n", "filter", "target FPR", "bits/key", "measured FPR", "insert", "hit", "miss", "batch hit", "batch miss", "allocs/op ins, get")
+	for _, r := range results {
+		if r.err != "" {
+			row(w, r.keys, count(r.n), r.filter, target(r), "n/a: "+r.err, "", "", "", "", "", "", "")
+			continue
+		}
+		insert := ns(r.insertNs)
+		if r.static {
+			insert += " (build)"
+		}
+		row(w, r.keys, count(r.n), r.filter, target(r),
+			strconv.FormatFloat(r.bitsPerKey, 'f', 2, 64),
+			fmt.Sprintf("%s (%d/%d)", percent(r.fpr), r.falsePos, r.missesProbed),
+			insert, ns(r.hitNs), ns(r.missNs), ns(r.batchHitNs), ns(r.batchMissNs),
+			fmt.Sprintf("%.2f, %.2f", r.insertAllocs, r.lookupAllocs))
+	}
+
+	fmt.Fprintf(w, "\n## Keys lost\n\n")
+	header(w, "keys", "n", "filter", "target FPR", "failed inserts at n", "lost at n", "failed inserts at n+5%", "lost at n+5%", "not found at n+5%")
+	for _, r := range results {
+		if r.err != "" {
+			row(w, r.keys, count(r.n), r.filter, target(r), "n/a: "+r.err, "", "", "", "")
+			continue
+		}
+		row(w, r.keys, count(r.n), r.filter, target(r),
+			tally(r.failsCap), tally(r.lostCap), tally(r.failsOver), tally(r.lostOver), tally(r.missingOver))
+	}
+}
