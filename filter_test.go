@@ -75,6 +75,9 @@ func TestFillToCapacityLarge(t *testing.T) {
 		fillToCapacity(t, Config{Capacity: 10_000_000, Layout: layout, Seed: 1}, 3)
 		fillToCapacity(t, Config{Capacity: 10_000_000, Layout: layout, FingerprintBits: 8, Seed: 2}, 5)
 	})
+	// 32M keys at 3%: an earlier insertion walk (without look-ahead) failed
+	// twice here before capacity.
+	fillToCapacity(t, Config{Capacity: 32_000_000, FalsePositiveRate: 0.03}, 7)
 }
 
 // TestModel runs random operations against an exact multiset of hashes:
