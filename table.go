@@ -83,7 +83,15 @@ func tableBytes(m uint64, bbits uint) uint64 {
 }
 
 func newTable(m uint64, f uint, layout Layout) table {
-	t := table{
+	t := tableShape(m, f, layout)
+	t.data = make([]byte, tableBytes(m, t.bbits))
+	return t
+}
+
+// tableShape is a table without data: decoding points its data at encoded
+// bytes instead of allocating.
+func tableShape(m uint64, f uint, layout Layout) table {
+	return table{
 		m:       m,
 		f:       f,
 		bbits:   bucketBits(layout, f),
@@ -91,8 +99,6 @@ func newTable(m uint64, f uint, layout Layout) table {
 		layout:  layout,
 		lanes:   newLanes(f),
 	}
-	t.data = make([]byte, tableBytes(m, t.bbits))
-	return t
 }
 
 // locate derives the fingerprint and the first bucket from a hash. They come
