@@ -56,4 +56,15 @@
 // Hash(key) depends only on the key and Config.Seed, so a key hashed once
 // can probe every filter built with that seed through ContainsHash, for
 // example one filter per data block of a table.
+//
+// # Persistence
+//
+// AppendBinary, MarshalBinary and WriteTo write a filter in a versioned,
+// checksummed, little-endian binary format (FORMAT.md); UnmarshalBinary and
+// ReadFrom read it back into a Filter that continues exactly where the
+// original was. NewView answers queries straight from encoded bytes, such as
+// a memory-mapped file, without copying the table, at the speed of a
+// Filter. Decoding checks sizes before allocating, verifies the CRC-32C and
+// the table's structure, and returns errors wrapping ErrCorrupt,
+// ErrChecksum, ErrUnsupportedVersion or ErrIncompatible, never a panic.
 package cuckoo

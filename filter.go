@@ -11,6 +11,10 @@ import (
 // Contains, Count, Hash and the other read-only methods may be called from
 // many goroutines at once. A call that changes the filter (Insert, Delete,
 // Reset, ...) needs exclusive access.
+//
+// Make filters with New. The zero Filter holds no table: UnmarshalBinary and
+// ReadFrom turn it into a decoded filter, the encoding methods return an
+// error, and every other method panics.
 type Filter[T Hashable] struct {
 	keyed[T]
 	mut core

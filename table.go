@@ -90,6 +90,14 @@ func tableBytes(m uint64, bbits uint) uint64 {
 }
 
 func newTable(m uint64, f uint, layout Layout) table {
+	t := tableShape(m, f, layout)
+	t.data = make([]byte, tableBytes(m, t.bbits))
+	return t
+}
+
+// tableShape is a table without data: decoding points its data at encoded
+// bytes instead of allocating.
+func tableShape(m uint64, f uint, layout Layout) table {
 	t := table{
 		m:       m,
 		f:       f,
@@ -108,7 +116,6 @@ func newTable(m uint64, f uint, layout Layout) table {
 			t.spread = semiSpread(t.w)
 		}
 	}
-	t.data = make([]byte, tableBytes(m, t.bbits))
 	return t
 }
 

@@ -1,0 +1,684 @@
+package cuckoo
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"testing"
+	"testing/iotest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// querier is what a Filter and a View both answer.
+type querier[T Hashable] interface {
+	Contains(T) bool
+	Count(T) int
+	Hash(T) uint64
+	ContainsHash(uint64) bool
+	CountHash(uint64) int
+	ContainsBatch([]T, []bool) int
+	ContainsHashBatch([]uint64, []bool) int
+	Len() int
+	Capacity() int
+	Slots() int
+	LoadFactor() float64
+	FingerprintBits() int
+	Layout() Layout
+	SizeBytes() int
+	EstimatedFalsePositiveRate() float64
+}
+
+var (
+	_ querier[uint64] = (*Filter[uint64])(nil)
+	_ querier[string] = (*View[string])(nil)
+)
+
+func intKey(i int) uint64    { return uint64(i) * 0x9e3779b97f4a7c15 }
+func stringKey(i int) string { return "key-" + strconv.Itoa(i) }
+
+// builtFilter is a filter of the first n keys, with every fifth deleted.
+func builtFilter[T Hashable](tb testing.TB, cfg Config, n int, key func(int) T) *Filter[T] {
+	tb.Helper()
+	f := mustNew[T](tb, cfg)
+	for i := range n {
+		if err := f.Insert(key(i)); err != nil {
+			tb.Fatalf("insert %d of %d: %v", i, n, err)
+		}
+	}
+	for i := 0; i < n; i += 5 {
+		if !f.Delete(key(i)) {
+			tb.Fatalf("delete %d failed", i)
+		}
+	}
+	return f
+}
+
+func mustMarshal[T Hashable](tb testing.TB, f *Filter[T]) []byte {
+	tb.Helper()
+	b, err := f.MarshalBinary()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// checkSameAnswers fails unless got answers every query like want.
+func checkSameAnswers[T Hashable](tb testing.TB, want, got querier[T], keys []T) {
+	tb.Helper()
+	hashes := make([]uint64, len(keys))
+	for i, k := range keys {
+		h := want.Hash(k)
+		hashes[i] = h
+		if got.Hash(k) != h || got.Contains(k) != want.Contains(k) || got.Count(k) != want.Count(k) ||
+			got.ContainsHash(h) != want.ContainsHash(h) || got.CountHash(h) != want.CountHash(h) {
+			tb.Fatalf("key %v: got Contains %v Count %d, want %v %d", k, got.Contains(k), got.Count(k), want.Contains(k), want.Count(k))
+		}
+	}
+	wf, gf := make([]bool, len(keys)), make([]bool, len(keys))
+	if want.ContainsBatch(keys, wf) != got.ContainsBatch(keys, gf) || !slicesEqual(wf, gf) {
+		tb.Fatal("ContainsBatch differs")
+	}
+	if want.ContainsHashBatch(hashes, wf) != got.ContainsHashBatch(hashes, gf) || !slicesEqual(wf, gf) {
+		tb.Fatal("ContainsHashBatch differs")
+	}
+	type stats struct {
+		Len, Capacity, Slots, Bits, Size int
+		Layout                           Layout
+		Load, FPR                        float64
+	}
+	st := func(q querier[T]) stats {
+		return stats{q.Len(), q.Capacity(), q.Slots(), q.FingerprintBits(), q.SizeBytes(), q.Layout(), q.LoadFactor(), q.EstimatedFalsePositiveRate()}
+	}
+	if w, g := st(want), st(got); w != g {
+		tb.Fatalf("got %+v, want %+v", g, w)
+	}
+}
+
+func slicesEqual[E comparable](a, b []E) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkFormatErr fails unless err is a decoding error wrapping a sentinel.
+func checkFormatErr(tb testing.TB, err error, what string) {
+	tb.Helper()
+	switch {
+	case err == nil:
+		tb.Fatalf("%s: no error", what)
+	case errors.Is(err, ErrCorrupt), errors.Is(err, ErrChecksum), errors.Is(err, ErrUnsupportedVersion), errors.Is(err, ErrIncompatible):
+	default:
+		tb.Fatalf("%s: %v wraps no format sentinel", what, err)
+	}
+}
+
+func TestEncodingRoundTrip(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for f := minFingerprintBits; f <= maxFingerprintBits; f++ {
+			t.Run("f"+strconv.Itoa(f), func(t *testing.T) {
+				cfg := Config{Capacity: 400, FingerprintBits: f, Layout: layout, Seed: uint64(f), MaxKicks: 100 + f}
+				testRoundTrip(t, cfg, intKey)
+			})
+		}
+		t.Run("string", func(t *testing.T) {
+			testRoundTrip(t, Config{Capacity: 3000, Layout: layout}, stringKey)
+		})
+		t.Run("bytes", func(t *testing.T) {
+			testRoundTrip(t, Config{Capacity: 300, FingerprintBits: 9, Layout: layout, MaxKicks: 2000},
+				func(i int) []byte { return []byte(stringKey(i)) })
+		})
+		t.Run("float", func(t *testing.T) {
+			testRoundTrip(t, Config{Capacity: 300, FingerprintBits: 20, Layout: layout},
+				func(i int) float64 { return float64(i) / 7 })
+		})
+		if !testing.Short() {
+			t.Run("large", func(t *testing.T) {
+				testRoundTrip(t, Config{Capacity: 300_000, FingerprintBits: 17, Layout: layout}, intKey)
+			})
+		}
+	})
+}
+
+// testRoundTrip encodes a filter every way, decodes it every way, and checks
+// that the results answer like it and continue like it.
+func testRoundTrip[T Hashable](t *testing.T, cfg Config, key func(int) T) {
+	n := cfg.Capacity
+	orig := builtFilter(t, cfg, n, key)
+	enc := mustMarshal(t, orig)
+	if len(enc) != orig.EncodedSize() {
+		t.Fatalf("encoding is %d bytes, EncodedSize %d", len(enc), orig.EncodedSize())
+	}
+	if app, err := orig.AppendBinary([]byte("prefix")); err != nil || !bytes.Equal(app[6:], enc) || string(app[:6]) != "prefix" {
+		t.Fatalf("AppendBinary differs from MarshalBinary (%v)", err)
+	}
+	var w bytes.Buffer
+	if k, err := orig.WriteTo(&w); err != nil || k != int64(len(enc)) || !bytes.Equal(w.Bytes(), enc) {
+		t.Fatalf("WriteTo wrote %d bytes (%v), differing from MarshalBinary", k, err)
+	}
+
+	var dec, read Filter[T]
+	if err := dec.UnmarshalBinary(enc); err != nil {
+		t.Fatal(err)
+	}
+	if k, err := read.ReadFrom(iotest.HalfReader(bytes.NewReader(enc))); err != nil || k != int64(len(enc)) {
+		t.Fatalf("ReadFrom read %d of %d bytes: %v", k, len(enc), err)
+	}
+	view, err := NewView[T](enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unverified, err := NewViewUnverified[T](enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]T, 0, 3*n)
+	for i := range 3 * n { // the stored keys, the deleted ones, and absent ones
+		keys = append(keys, key(i))
+	}
+	for _, q := range []querier[T]{&dec, &read, view, unverified} {
+		checkSameAnswers(t, orig, q, keys)
+	}
+	for i := 1; i < n; i++ {
+		if i%5 != 0 && !view.Contains(key(i)) {
+			t.Fatalf("view lost key %d", i)
+		}
+	}
+	if !bytes.Equal(mustMarshal(t, &dec), enc) || !bytes.Equal(mustMarshal(t, &read), enc) {
+		t.Fatal("a decoded filter re-encodes differently")
+	}
+
+	// A decoded filter continues exactly like the original: same inserts,
+	// same displacements, same failures, same bytes.
+	// Inserts into the full filter fail (displacing, then undoing); after the
+	// deletes they succeed again.
+	extra := min(n, 2000)
+	cont := func(f *Filter[T]) []byte {
+		for i := n; i < n+extra; i++ {
+			_ = f.Insert(key(i))
+		}
+		for i := 1; i < n+extra; i += 3 {
+			f.Delete(key(i))
+		}
+		for i := 2 * n; i < 2*n+extra; i++ {
+			_ = f.Insert(key(i))
+		}
+		return mustMarshal(t, f)
+	}
+	want := cont(orig)
+	clear(enc) // the decoded filters own their tables
+	if !bytes.Equal(cont(&dec), want) || !bytes.Equal(cont(&read), want) {
+		t.Fatal("a decoded filter continues differently from the original")
+	}
+}
+
+func TestEncodingFamilies(t *testing.T) {
+	ints := mustMarshal(t, builtFilter(t, Config{Capacity: 100}, 100, intKey))
+	strs := mustMarshal(t, builtFilter(t, Config{Capacity: 100}, 100, stringKey))
+	floats := mustMarshal(t, builtFilter(t, Config{Capacity: 100}, 100, func(i int) float32 { return float32(i) }))
+	for _, c := range []struct {
+		name string
+		err  error
+		fn   func() error
+	}{
+		{"int32<-uint64", nil, func() error { return new(Filter[int32]).UnmarshalBinary(ints) }},
+		{"userID<-uint64", nil, func() error { return new(Filter[userID]).UnmarshalBinary(ints) }},
+		{"[]byte<-string", nil, func() error { return new(Filter[[]byte]).UnmarshalBinary(strs) }},
+		{"float64<-float32", nil, func() error { return new(Filter[float64]).UnmarshalBinary(floats) }},
+		{"string<-uint64", ErrIncompatible, func() error { return new(Filter[string]).UnmarshalBinary(ints) }},
+		{"uint64<-string", ErrIncompatible, func() error { _, err := NewView[uint64](strs); return err }},
+		{"float64<-uint64", ErrIncompatible, func() error { _, err := NewViewUnverified[float64](ints); return err }},
+		{"int<-float32", ErrIncompatible, func() error { _, err := new(Filter[int]).ReadFrom(bytes.NewReader(floats)); return err }},
+	} {
+		if err := c.fn(); !errors.Is(err, c.err) || (c.err == nil) != (err == nil) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.err)
+		}
+	}
+	// One family, one hash: a filter of uint64 read as int32 finds int32 keys
+	// inserted as uint64.
+	orig := mustNew[uint64](t, Config{Capacity: 100})
+	for k := range int32(50) {
+		_ = orig.Insert(uint64(int64(k - 25))) // sign-extended, as int32 keys hash
+	}
+	var f Filter[int32]
+	if err := f.UnmarshalBinary(mustMarshal(t, orig)); err != nil {
+		t.Fatal(err)
+	}
+	for k := range int32(50) {
+		if !f.Contains(k - 25) {
+			t.Fatalf("int32 key %d not found", k-25)
+		}
+	}
+}
+
+func TestUnmarshalZeroFilter(t *testing.T) {
+	orig := builtFilter(t, Config{Capacity: 200, Seed: 3}, 200, intKey)
+	enc := mustMarshal(t, orig)
+	var zero Filter[uint64]
+	if _, err := zero.MarshalBinary(); !errors.Is(err, ErrIncompatible) {
+		t.Fatalf("MarshalBinary of a zero Filter: %v", err)
+	}
+	if b, err := zero.AppendBinary([]byte("x")); !errors.Is(err, ErrIncompatible) || string(b) != "x" {
+		t.Fatalf("AppendBinary of a zero Filter: %q %v", b, err)
+	}
+	if _, err := zero.WriteTo(io.Discard); !errors.Is(err, ErrIncompatible) || zero.EncodedSize() != 0 {
+		t.Fatalf("WriteTo of a zero Filter: %v", err)
+	}
+	if err := zero.UnmarshalBinary(enc[:10]); err == nil || zero.reader != nil {
+		t.Fatal("a failed UnmarshalBinary changed the zero Filter")
+	}
+	if err := zero.UnmarshalBinary(enc); err != nil {
+		t.Fatal(err)
+	}
+	checkSameAnswers(t, orig, &zero, []uint64{intKey(1), intKey(2), 5, 6})
+	read := new(Filter[uint64])
+	if _, err := read.ReadFrom(bytes.NewReader(enc)); err != nil {
+		t.Fatal(err)
+	}
+	if err := read.Insert(12345); err != nil || !read.Contains(12345) {
+		t.Fatalf("insert into a read filter: %v", err)
+	}
+}
+
+// TestReadFromStream reads filters written back to back and checks that each
+// ReadFrom stops exactly at the end of its filter.
+func TestReadFromStream(t *testing.T) {
+	var stream bytes.Buffer
+	var filters []*Filter[uint64]
+	for i, c := range []int{1, 50, 3000, 7} {
+		f := builtFilter(t, Config{Capacity: c, FingerprintBits: 5 + 6*i}, c, intKey)
+		if _, err := f.WriteTo(&stream); err != nil {
+			t.Fatal(err)
+		}
+		filters = append(filters, f)
+	}
+	stream.WriteString("trailer")
+	for _, wrap := range []func(io.Reader) io.Reader{
+		func(r io.Reader) io.Reader { return r },
+		iotest.OneByteReader,
+		iotest.DataErrReader,
+	} {
+		r := wrap(bytes.NewReader(stream.Bytes()))
+		for _, want := range filters {
+			var f Filter[uint64]
+			n, err := f.ReadFrom(r)
+			if err != nil || n != int64(want.EncodedSize()) {
+				t.Fatalf("ReadFrom: %d bytes, %v", n, err)
+			}
+			checkSameAnswers(t, want, &f, []uint64{intKey(1), intKey(5), 1, 2})
+		}
+		rest, _ := io.ReadAll(r)
+		if string(rest) != "trailer" {
+			t.Fatalf("after the filters: %q", rest)
+		}
+		var f Filter[uint64]
+		if _, err := f.ReadFrom(r); !errors.Is(err, io.EOF) || !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("ReadFrom at the end: %v", err)
+		}
+	}
+	failing := iotest.ErrReader(errors.New("disk on fire"))
+	if _, err := new(Filter[uint64]).ReadFrom(failing); err == nil || errors.Is(err, ErrCorrupt) {
+		t.Fatalf("ReadFrom of a failing reader: %v", err)
+	}
+}
+
+type failingWriter struct{ n, limit int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if w.n+len(p) > w.limit {
+		k := w.limit - w.n
+		w.n = w.limit
+		return k, errors.New("disk full")
+	}
+	w.n += len(p)
+	return len(p), nil
+}
+
+func TestWriteToErrors(t *testing.T) {
+	f := builtFilter(t, Config{Capacity: 100}, 100, intKey)
+	size := f.EncodedSize()
+	for _, limit := range []int{0, 10, headerSize, size - 1} {
+		w := &failingWriter{limit: limit}
+		if n, err := f.WriteTo(w); err == nil || n != int64(limit) {
+			t.Errorf("limit %d: wrote %d, %v", limit, n, err)
+		}
+	}
+}
+
+// TestEncodingBitFlips flips every bit of an encoding: each flip is rejected
+// with a sentinel by every decoder, and leaves the receiver unchanged.
+func TestEncodingBitFlips(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for _, f := range []int{4, 11, 32} {
+			enc := mustMarshal(t, builtFilter(t, Config{Capacity: 12, FingerprintBits: f, Layout: layout}, 12, intKey))
+			target := builtFilter(t, Config{Capacity: 30, Seed: 9}, 30, intKey)
+			before := mustMarshal(t, target)
+			bad := make([]byte, len(enc))
+			for bit := range 8 * len(enc) {
+				copy(bad, enc)
+				bad[bit/8] ^= 1 << (bit % 8)
+				what := fmt.Sprintf("f=%d, bit %d", f, bit)
+				checkFormatErr(t, target.UnmarshalBinary(bad), what)
+				_, err := NewView[uint64](bad)
+				checkFormatErr(t, err, what)
+				_, err = target.ReadFrom(bytes.NewReader(bad))
+				checkFormatErr(t, err, what)
+			}
+			if !bytes.Equal(mustMarshal(t, target), before) {
+				t.Fatal("failed decodes changed the receiver")
+			}
+		}
+	})
+}
+
+// TestEncodingTruncations rejects every proper prefix of an encoding, and an
+// encoding with a byte too many.
+func TestEncodingTruncations(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		enc := mustMarshal(t, builtFilter(t, Config{Capacity: 40, FingerprintBits: 13, Layout: layout}, 40, intKey))
+		var f Filter[uint64]
+		for l := range len(enc) {
+			what := fmt.Sprintf("%d of %d bytes", l, len(enc))
+			checkFormatErr(t, f.UnmarshalBinary(enc[:l]), what)
+			_, err := NewView[uint64](enc[:l])
+			checkFormatErr(t, err, what)
+			_, err = NewViewUnverified[uint64](enc[:l])
+			checkFormatErr(t, err, what)
+			n, err := f.ReadFrom(bytes.NewReader(enc[:l]))
+			checkFormatErr(t, err, what)
+			if n != int64(l) {
+				t.Fatalf("%s: ReadFrom counted %d", what, n)
+			}
+		}
+		if f.reader != nil {
+			t.Fatal("a failed decode changed the receiver")
+		}
+		long := append(enc, 0)
+		checkFormatErr(t, f.UnmarshalBinary(long), "one byte too many")
+		_, err := NewView[uint64](long)
+		checkFormatErr(t, err, "one byte too many")
+	})
+}
+
+// reseal recomputes the checksum of an edited encoding.
+func reseal(b []byte) []byte {
+	end := len(b) - checksumSize
+	binary.LittleEndian.PutUint32(b[end:], crc32.Checksum(b[:end], castagnoli))
+	return b
+}
+
+// TestEncodingChecks makes encodings that are wrong in one way each, with a
+// valid checksum where the checksum is not the point, and checks the error.
+func TestEncodingChecks(t *testing.T) {
+	orig := builtFilter(t, Config{Capacity: 50, FingerprintBits: 12}, 50, intKey)
+	enc := mustMarshal(t, orig)
+	le := binary.LittleEndian
+	put8 := func(off int, v uint8) func([]byte) { return func(b []byte) { b[off] = v } }
+	put32 := func(off int, v uint32) func([]byte) { return func(b []byte) { le.PutUint32(b[off:], v) } }
+	put64 := func(off int, v uint64) func([]byte) { return func(b []byte) { le.PutUint64(b[off:], v) } }
+	m := le.Uint64(enc[offBuckets:])
+	count := le.Uint64(enc[offCount:])
+	cases := []struct {
+		name string
+		edit func([]byte)
+		want error
+	}{
+		{"magic", put8(0, 'X'), ErrCorrupt},
+		{"version 0", put8(offVersion, 0), ErrUnsupportedVersion},
+		{"version 2", put8(offVersion, 2), ErrUnsupportedVersion},
+		{"version 256", put8(offVersion+1, 1), ErrUnsupportedVersion},
+		{"layout", put8(offLayout, 2), ErrCorrupt},
+		{"bits 3", put8(offBits, 3), ErrCorrupt},
+		{"bits 33", put8(offBits, 33), ErrCorrupt},
+		{"slots", put8(offSlots, 8), ErrCorrupt},
+		{"kind 0", put8(offKind, 0), ErrCorrupt},
+		{"kind string", put8(offKind, byte(kindString)), ErrCorrupt},
+		{"kind bytes", put8(offKind, byte(kindBytes)), ErrIncompatible},
+		{"reserved 1", put8(offReserved1+5, 1), ErrCorrupt},
+		{"reserved 2", put8(offReserved2, 1), ErrCorrupt},
+		{"buckets odd", put64(offBuckets, m+1), ErrCorrupt},
+		{"buckets 0", put64(offBuckets, 0), ErrCorrupt},
+		{"buckets huge", put64(offBuckets, maxBuckets+2), ErrCorrupt},
+		{"buckets other", put64(offBuckets, m+2), ErrCorrupt},
+		{"count +1", put64(offCount, count+1), ErrCorrupt},
+		{"count -1", put64(offCount, count-1), ErrCorrupt},
+		{"count > slots", put64(offCount, 4*m+1), ErrCorrupt},
+		{"capacity 0", put64(offCapacity, 0), ErrCorrupt},
+		{"capacity negative", put64(offCapacity, 1<<63), ErrCorrupt},
+		{"seed 0", put64(offSeed, 0), ErrCorrupt},
+		{"max kicks 0", put32(offMaxKicks, 0), ErrCorrupt},
+		{"max kicks too many", put32(offMaxKicks, MaxMaxKicks+1), ErrCorrupt},
+		{"padding", put8(len(enc)-checksumSize-1, 1), ErrCorrupt},
+		{"first padding byte", put8(len(enc)-checksumSize-tablePad, 0x80), ErrCorrupt},
+		{"slot filled", editSlot(m, 12, false), ErrCorrupt},
+		{"slot emptied", editSlot(m, 12, true), ErrCorrupt},
+	}
+	for _, c := range cases {
+		bad := bytes.Clone(enc)
+		c.edit(bad)
+		reseal(bad)
+		err := new(Filter[uint64]).UnmarshalBinary(bad)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+		if _, verr := NewView[uint64](bad); fmt.Sprint(verr) != fmt.Sprint(err) {
+			t.Errorf("%s: NewView %v, UnmarshalBinary %v", c.name, verr, err)
+		}
+		if !errors.Is(err, ErrChecksum) && !bytes.Equal(bad[len(bad)-checksumSize:], enc[len(enc)-checksumSize:]) {
+			bad := bytes.Clone(enc) // unsealed: the header checks come first, the checksum then
+			c.edit(bad)
+			if err := new(Filter[uint64]).UnmarshalBinary(bad); !errors.Is(err, c.want) && !errors.Is(err, ErrChecksum) {
+				t.Errorf("%s unsealed: %v", c.name, err)
+			}
+		}
+	}
+}
+
+// editSlot returns an edit of a Packed encoding that fills the first empty
+// slot, or empties the first full one, so that the item count is off by one.
+func editSlot(m uint64, f uint, empty bool) func([]byte) {
+	return func(b []byte) {
+		t := tableShape(m, f, Packed)
+		t.data = b[headerSize : len(b)-checksumSize]
+		for i := range m {
+			for k := range uint(slotsPerBucket) {
+				if (t.slot(i, k) != 0) == empty {
+					t.setSlot(i, k, 1-min(t.slot(i, k), 1))
+					return
+				}
+			}
+		}
+		panic("no slot to edit")
+	}
+}
+
+// TestEncodingGarbage decodes random bytes, and random bytes behind a valid
+// magic, version or header: never a panic, and no allocation beyond the
+// error (UnmarshalBinary, NewView) or beyond what the stream holds (ReadFrom).
+func TestEncodingGarbage(t *testing.T) {
+	valid := mustMarshal(t, builtFilter(t, Config{Capacity: 100}, 100, intKey))
+	rng := newRand(7)
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	var inputs [][]byte
+	for i := range n {
+		b := make([]byte, rng.IntN(300))
+		for j := range b {
+			b[j] = byte(rng.Uint32())
+		}
+		switch i % 4 {
+		case 1: // a valid magic and version
+			if len(b) >= 6 {
+				copy(b, valid[:6])
+			}
+		case 2: // a valid header, garbage after it
+			copy(b, valid[:min(len(b), headerSize)])
+		case 3: // a valid header claiming a huge table
+			b = append(bytes.Clone(valid[:headerSize]), b...)
+			binary.LittleEndian.PutUint64(b[offBuckets:], maxBuckets-uint64(rng.IntN(1000))*2)
+		}
+		inputs = append(inputs, b)
+	}
+	inputs = append(inputs, valid[:headerSize], nil, []byte("CKOO"), []byte("CK"), []byte("XX"))
+	const slack = 4096 // three error values
+	var before, after runtime.MemStats
+	for _, in := range inputs {
+		var f Filter[uint64]
+		runtime.ReadMemStats(&before)
+		err1 := f.UnmarshalBinary(in)
+		_, err2 := NewView[uint64](in)
+		_, err3 := NewViewUnverified[uint64](in)
+		runtime.ReadMemStats(&after)
+		if d := after.TotalAlloc - before.TotalAlloc; d > uint64(len(in))+slack {
+			t.Fatalf("decoding %d bytes allocated %d", len(in), d)
+		}
+		runtime.ReadMemStats(&before)
+		_, err4 := f.ReadFrom(bytes.NewReader(in))
+		runtime.ReadMemStats(&after)
+		if d := after.TotalAlloc - before.TotalAlloc; d > 2*uint64(len(in))+headerSize+readChunk+slack {
+			t.Fatalf("ReadFrom of %d bytes allocated %d", len(in), d)
+		}
+		for _, err := range []error{err1, err2, err4} {
+			checkFormatErr(t, err, fmt.Sprintf("%d random bytes", len(in)))
+		}
+		if err3 == nil && len(in) != len(valid) { // it skips the checksum
+			t.Fatalf("NewViewUnverified accepted %d random bytes", len(in))
+		}
+	}
+}
+
+// goldenCase is a filter whose encoding is kept in testdata/. Adding a case
+// and running `go test -run Golden -update` adds its file.
+type goldenCase struct {
+	file    string
+	cfg     Config
+	strings bool // string keys, else uint64
+}
+
+var goldenCases = []goldenCase{
+	{"v1-packed-f4.bin", Config{Capacity: 60, FingerprintBits: 4}, false},
+	{"v1-packed-f8.bin", Config{Capacity: 100, FingerprintBits: 8, Seed: 1}, false},
+	{"v1-packed-f12.bin", Config{Capacity: 100, FingerprintBits: 12, MaxKicks: 1000}, false},
+	{"v1-packed-f13-string.bin", Config{Capacity: 150, Seed: 0xfeed}, true},
+	{"v1-packed-f16.bin", Config{Capacity: 100, FingerprintBits: 16}, false},
+	{"v1-packed-f17.bin", Config{Capacity: 100, FingerprintBits: 17, Seed: 17}, false},
+	{"v1-packed-f25.bin", Config{Capacity: 80, FingerprintBits: 25}, false},
+	{"v1-packed-f32.bin", Config{Capacity: 80, FingerprintBits: 32, MaxKicks: 7}, false},
+	{"v1-semisorted-f4.bin", Config{Capacity: 60, FingerprintBits: 4, Layout: SemiSorted}, false},
+	{"v1-semisorted-f9.bin", Config{Capacity: 100, FingerprintBits: 9, Layout: SemiSorted, Seed: 9}, false},
+	{"v1-semisorted-f13-string.bin", Config{Capacity: 150, Layout: SemiSorted, Seed: 0xfeed}, true},
+	{"v1-semisorted-f16.bin", Config{Capacity: 100, FingerprintBits: 16, Layout: SemiSorted}, false},
+	{"v1-semisorted-f21.bin", Config{Capacity: 90, FingerprintBits: 21, Layout: SemiSorted}, false},
+	{"v1-semisorted-f32.bin", Config{Capacity: 80, FingerprintBits: 32, Layout: SemiSorted, MaxKicks: 7}, false},
+}
+
+// TestGolden checks the files in testdata/: each decodes, answers like the
+// filter built from its case on this host, and re-encodes to the same bytes.
+func TestGolden(t *testing.T) {
+	for _, c := range goldenCases {
+		t.Run(c.file, func(t *testing.T) {
+			if c.strings {
+				testGolden(t, c, stringKey)
+			} else {
+				testGolden(t, c, intKey)
+			}
+		})
+	}
+}
+
+func testGolden[T Hashable](t *testing.T, c goldenCase, key func(int) T) {
+	path := filepath.Join("testdata", c.file)
+	built := builtFilter(t, c.cfg, c.cfg.Capacity, key)
+	enc := mustMarshal(t, built)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, enc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	golden, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(golden, enc) {
+		t.Fatalf("the filter built here encodes differently from %s", path)
+	}
+	var dec Filter[T]
+	if err := dec.UnmarshalBinary(golden); err != nil {
+		t.Fatal(err)
+	}
+	view, err := NewView[T](golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]T, 0, 2000)
+	for i := range cap(keys) {
+		keys = append(keys, key(i))
+	}
+	checkSameAnswers(t, built, &dec, keys)
+	checkSameAnswers(t, built, view, keys)
+	stored := 0
+	for i := range c.cfg.Capacity {
+		if i%5 != 0 {
+			stored++
+			if !view.Contains(key(i)) {
+				t.Fatalf("key %d lost", i)
+			}
+		}
+	}
+	if view.Len() != stored || view.Capacity() != c.cfg.Capacity {
+		t.Fatalf("Len %d Capacity %d, want %d %d", view.Len(), view.Capacity(), stored, c.cfg.Capacity)
+	}
+	if !bytes.Equal(mustMarshal(t, &dec), golden) {
+		t.Fatal("re-encoding differs")
+	}
+}
+
+func BenchmarkAppendBinary(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(sizeName(n), func(b *testing.B) {
+			f, _, _ := benchFilter[uint64](b, n, Packed)
+			buf := make([]byte, 0, f.EncodedSize())
+			b.SetBytes(int64(f.EncodedSize()))
+			b.ReportAllocs()
+			for b.Loop() {
+				buf, _ = f.AppendBinary(buf[:0])
+			}
+		})
+	}
+}
+
+func BenchmarkUnmarshalBinary(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(sizeName(n), func(b *testing.B) {
+			f, _, _ := benchFilter[uint64](b, n, Packed)
+			enc := mustMarshal(b, f)
+			b.SetBytes(int64(len(enc)))
+			b.ReportAllocs()
+			var g Filter[uint64]
+			for b.Loop() {
+				if err := g.UnmarshalBinary(enc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,108 @@
+package cuckoo
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// addFormatSeeds seeds a format fuzz target with valid encodings: the golden
+// files and small filters of each layout and key family.
+func addFormatSeeds(f *testing.F) {
+	for _, c := range goldenCases {
+		if b, err := os.ReadFile(filepath.Join("testdata", c.file)); err == nil {
+			f.Add(b)
+		}
+	}
+	for _, l := range layouts {
+		for _, bits := range []int{4, 9, 16, 23, 32} {
+			cfg := Config{Capacity: 6, FingerprintBits: bits, Layout: l}
+			if _, err := New[uint64](cfg); err != nil {
+				continue
+			}
+			f.Add(mustMarshal(f, builtFilter(f, cfg, 6, intKey)))
+			f.Add(mustMarshal(f, builtFilter(f, cfg, 3, stringKey)))
+			f.Add(mustMarshal(f, builtFilter(f, cfg, 0, func(i int) float64 { return float64(i) })))
+		}
+	}
+}
+
+// FuzzUnmarshal decodes arbitrary bytes: an error wrapping a format sentinel,
+// or a filter that re-encodes to exactly the same bytes and keeps working.
+func FuzzUnmarshal(f *testing.F) {
+	addFormatSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		switch {
+		case fuzzUnmarshal[uint64](t, data):
+		case fuzzUnmarshal[string](t, data):
+		case fuzzUnmarshal[float64](t, data):
+		}
+	})
+}
+
+// fuzzUnmarshal reports whether data is a filter of T's family.
+func fuzzUnmarshal[T Hashable](t *testing.T, data []byte) bool {
+	var g Filter[T]
+	if err := g.UnmarshalBinary(data); err != nil {
+		checkFormatErr(t, err, "UnmarshalBinary")
+		return false
+	}
+	if !bytes.Equal(mustMarshal(t, &g), data) {
+		t.Fatal("the decoded filter re-encodes differently")
+	}
+	var r Filter[T]
+	if n, err := r.ReadFrom(bytes.NewReader(data)); err != nil || n != int64(len(data)) {
+		t.Fatalf("ReadFrom: %d bytes, %v; UnmarshalBinary accepted them", n, err)
+	}
+	if g.Len() > g.Slots() || g.Capacity() <= 0 {
+		t.Fatalf("Len %d, Slots %d, Capacity %d", g.Len(), g.Slots(), g.Capacity())
+	}
+	var k T
+	if err := g.Insert(k); err == nil && !g.Contains(k) {
+		t.Fatal("inserted key not found")
+	}
+	return true
+}
+
+// FuzzView makes views of arbitrary bytes: NewView accepts exactly what
+// UnmarshalBinary accepts, and the view answers like the decoded filter.
+func FuzzView(f *testing.F) {
+	addFormatSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		switch {
+		case fuzzView(t, data, intKey):
+		case fuzzView(t, data, stringKey):
+		case fuzzView(t, data, func(i int) float64 { return float64(i) }):
+		}
+	})
+}
+
+func fuzzView[T Hashable](t *testing.T, data []byte, key func(int) T) bool {
+	v, err := NewView[T](data)
+	var g Filter[T]
+	uerr := g.UnmarshalBinary(data)
+	if (err == nil) != (uerr == nil) {
+		t.Fatalf("NewView: %v; UnmarshalBinary: %v", err, uerr)
+	}
+	// The unverified view may accept a corrupt table, but must not panic.
+	if u, err := NewViewUnverified[T](data); err == nil {
+		for i := range 64 {
+			_ = u.Contains(key(i))
+			_ = u.Count(key(i))
+		}
+	}
+	if err != nil {
+		checkFormatErr(t, err, "NewView")
+		return false
+	}
+	if !bytes.Equal(mustMarshal(t, &g), data) {
+		t.Fatal("the decoded filter re-encodes differently")
+	}
+	keys := make([]T, 256)
+	for i := range keys {
+		keys[i] = key(i)
+	}
+	checkSameAnswers(t, &g, v, keys)
+	return true
+}
