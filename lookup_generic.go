@@ -57,3 +57,56 @@ func countGeneric(t *table, i1, i2 uint64, fp uint32) int {
 	}
 	return n
 }
+
+// batchChunk is how many keys the generic batch locates before it probes
+// them: enough to keep a core's 10-20 outstanding cache misses busy, small
+// enough for the stack.
+const batchChunk = 32
+
+// containsBatchGeneric is containsBatch in pure Go.
+func containsBatchGeneric(t *table, hs []uint64, found []bool) int {
+	n := 0
+	for off := 0; off < len(hs); off += batchChunk {
+		n += containsChunk(t, hs[off:min(off+batchChunk, len(hs))], window(found, off))
+	}
+	return n
+}
+
+// containsChunk probes up to batchChunk hashes in two passes: the first
+// locates every bucket pair and issues the loads, which miss the cache
+// independently of each other; the second tests the loaded words.
+func containsChunk(t *table, hs []uint64, found []bool) int {
+	var fps [batchChunk]uint32
+	var i1s, i2s [batchChunk]uint64
+	hs = hs[:min(len(hs), batchChunk)]
+	for i, h := range hs {
+		fp, i1 := t.locate(h)
+		fps[i], i1s[i], i2s[i] = fp, i1, t.alt(i1, fp)
+	}
+	var words [2 * batchChunk]uint64
+	bb := uint64(t.bbits)
+	for i := range hs {
+		words[2*i] = load64(t.data, i1s[i]*bb>>3)
+		words[2*i+1] = load64(t.data, i2s[i]*bb>>3)
+	}
+	n := 0
+	for i := range hs {
+		var ok bool
+		if t.f <= 16 {
+			p1, p2 := i1s[i]*bb, i2s[i]*bb
+			pat := uint64(fps[i]) * t.lanes.onesLo
+			x1 := words[2*i]>>(p1&7) ^ pat
+			x2 := words[2*i+1]>>(p2&7) ^ pat
+			ok = t.lanes.zero64(x1)|t.lanes.zero64(x2) != 0
+		} else {
+			ok = contains128(t, i1s[i], i2s[i], fps[i])
+		}
+		if i < len(found) {
+			found[i] = ok
+		}
+		if ok {
+			n++
+		}
+	}
+	return n
+}
