@@ -7,7 +7,7 @@ const haveAsm = true
 // probeChunk is how many keys one assembly call locates or probes. It bounds
 // the time spent in a call, which the scheduler cannot preempt, to well under
 // a microsecond, and the scratch space to a few KiB of stack.
-const probeChunk = 64
+const probeChunk = 32
 
 // probeScratch carries a chunk of located keys from the locating pass to the
 // probing pass: the bit position of both buckets and the fingerprint.
