@@ -11,15 +11,19 @@ package cuckoo
 //
 // Where assembly is used is decided by benchmarks (README, "Performance"):
 //
-//   - Single lookups stay in Go on every platform. The Go probe inlines into
-//     Contains, and a call into assembly alone costs about as much as the
-//     whole probe of an L1-resident table; an assembly single probe measured
-//     slower, so there is none.
-//   - Batches of the packed layout, every width 4..32, use assembly where the
-//     CPU has it: all keys are hashed (AVX-512, 8 at a time, for integer
-//     keys), both buckets of every key located and prefetched, and only then
+//   - Single lookups stay in Go on every platform and layout. The Go probe
+//     inlines into Contains; a lookup through an assembly call (measured as
+//     a batch of one key) is slower at every width and size measured, so
+//     there is no assembly single probe.
+//   - Batches of the packed layout use assembly where the CPU has it, for
+//     every width 4..32: one code path for f <= 16 (a bucket is one 64-bit
+//     load and a shift) and one for f > 16 (two loads and a double shift),
+//     both SWAR over the four lanes, so no width needs its own routine. All
+//     keys are hashed (AVX-512, 8 at a time, for integer keys), both buckets
+//     of every key located (4 or 8 a vector) and prefetched, and only then
 //     probed, so dozens of cache misses are in flight at once. The generic
-//     batch can only issue ordinary loads, which the core retires in order.
+//     batch can only issue ordinary loads, which the core must retire.
+//   - Other layouts (semi-sorted) take the generic code.
 
 // contains reports whether the table holds hash h's fingerprint in either of
 // its buckets. It inlines into its callers.
