@@ -13,6 +13,17 @@
 	SHRQ $3, AX \
 	PREFETCHT0 (base)(AX*1)
 
+// PREFETCH_4 prefetches both buckets of the 4 keys at o(R9) of the scratch.
+#define PREFETCH_4(o) \
+	PREFETCH_BUCKET(probeScratch_pos1+o+0(R9), R8) \
+	PREFETCH_BUCKET(probeScratch_pos2+o+0(R9), R8) \
+	PREFETCH_BUCKET(probeScratch_pos1+o+8(R9), R8) \
+	PREFETCH_BUCKET(probeScratch_pos2+o+8(R9), R8) \
+	PREFETCH_BUCKET(probeScratch_pos1+o+16(R9), R8) \
+	PREFETCH_BUCKET(probeScratch_pos2+o+16(R9), R8) \
+	PREFETCH_BUCKET(probeScratch_pos1+o+24(R9), R8) \
+	PREFETCH_BUCKET(probeScratch_pos2+o+24(R9), R8)
+
 // func locatePackedAVX2(t *table, hs *uint64, n int, s *probeScratch)
 TEXT ·locatePackedAVX2(SB), NOSPLIT, $0-32
 	MOVQ t+0(FP), DI
@@ -72,14 +83,7 @@ avx2Vector:
 	VMOVDQU  Y2, probeScratch_pos1(R9)
 	VMOVDQU  Y4, probeScratch_pos2(R9)
 	VMOVDQU  Y1, probeScratch_fp(R9)
-	PREFETCH_BUCKET(probeScratch_pos1+0(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos2+0(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos1+8(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos2+8(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos1+16(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos2+16(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos1+24(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos2+24(R9), R8)
+	PREFETCH_4(0)
 	ADDQ $4, BX
 	JMP  avx2Loop
 
@@ -136,28 +140,41 @@ avx512Vector:
 	VMOVDQU64 Z2, probeScratch_pos1(R9)
 	VMOVDQU64 Z4, probeScratch_pos2(R9)
 	VMOVDQU64 Z1, probeScratch_fp(R9)
-	PREFETCH_BUCKET(probeScratch_pos1+0(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos2+0(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos1+8(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos2+8(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos1+16(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos2+16(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos1+24(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos2+24(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos1+32(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos2+32(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos1+40(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos2+40(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos1+48(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos2+48(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos1+56(R9), R8)
-	PREFETCH_BUCKET(probeScratch_pos2+56(R9), R8)
+	PREFETCH_4(0)
+	PREFETCH_4(32)
 	ADDQ $8, BX
 	JMP  avx512Loop
 
 avx512Done:
 	VZEROUPPER
 	RET
+
+// WIDE_BUCKET ors into R13 the match mask (top bit of every lane equal to
+// the pattern R11:R10) of the bucket whose bit position is at field(SI)(BX*8);
+// DI is the table, R8 its data. Clobbers AX, CX, DX, R14.
+#define WIDE_BUCKET(field) \
+	MOVQ  field(SI)(BX*8), CX \
+	MOVQ  CX, AX \
+	SHRQ  $3, AX \
+	ANDQ  $7, CX \
+	MOVQ  (R8)(AX*1), DX \
+	MOVQ  8(R8)(AX*1), AX \
+	SHRQ  CX, AX, DX \
+	SHRQ  CX, AX \
+	XORQ  R10, DX \
+	XORQ  R11, AX \
+	MOVQ  AX, R14 \
+	ANDQ  table_lanes+lanes_restHi(DI), R14 \
+	MOVQ  DX, CX \
+	ANDQ  table_lanes+lanes_restLo(DI), CX \
+	ADDQ  table_lanes+lanes_restLo(DI), CX \
+	ADCQ  table_lanes+lanes_restHi(DI), R14 \
+	ORQ   DX, CX \
+	ORQ   AX, R14 \
+	ANDNQ table_lanes+lanes_topsLo(DI), CX, CX \
+	ANDNQ table_lanes+lanes_topsHi(DI), R14, R14 \
+	ORQ   R14, CX \
+	ORQ   CX, R13
 
 // func probePacked(t *table, s *probeScratch, n int, found *bool) int
 TEXT ·probePacked(SB), NOSPLIT, $0-40
@@ -232,52 +249,9 @@ wideLoop:
 	IMULQ table_lanes+lanes_onesHi(DI), DX
 	ADDQ  DX, R11
 
-	// bucket 1 -> R13 (match mask, lo | hi)
-	MOVQ  probeScratch_pos1(SI)(BX*8), CX
-	MOVQ  CX, AX
-	SHRQ  $3, AX
-	ANDQ  $7, CX
-	MOVQ  (R8)(AX*1), DX
-	MOVQ  8(R8)(AX*1), AX
-	SHRQ  CX, AX, DX
-	SHRQ  CX, AX
-	XORQ  R10, DX
-	XORQ  R11, AX
-	MOVQ  AX, R14
-	ANDQ  table_lanes+lanes_restHi(DI), R14
-	MOVQ  DX, CX
-	ANDQ  table_lanes+lanes_restLo(DI), CX
-	ADDQ  table_lanes+lanes_restLo(DI), CX
-	ADCQ  table_lanes+lanes_restHi(DI), R14
-	ORQ   DX, CX
-	ORQ   AX, R14
-	ANDNQ table_lanes+lanes_topsLo(DI), CX, R13
-	ANDNQ table_lanes+lanes_topsHi(DI), R14, R14
-	ORQ   R14, R13
-
-	// bucket 2, or'ed into R13
-	MOVQ  probeScratch_pos2(SI)(BX*8), CX
-	MOVQ  CX, AX
-	SHRQ  $3, AX
-	ANDQ  $7, CX
-	MOVQ  (R8)(AX*1), DX
-	MOVQ  8(R8)(AX*1), AX
-	SHRQ  CX, AX, DX
-	SHRQ  CX, AX
-	XORQ  R10, DX
-	XORQ  R11, AX
-	MOVQ  AX, R14
-	ANDQ  table_lanes+lanes_restHi(DI), R14
-	MOVQ  DX, CX
-	ANDQ  table_lanes+lanes_restLo(DI), CX
-	ADDQ  table_lanes+lanes_restLo(DI), CX
-	ADCQ  table_lanes+lanes_restHi(DI), R14
-	ORQ   DX, CX
-	ORQ   AX, R14
-	ANDNQ table_lanes+lanes_topsLo(DI), CX, CX
-	ANDNQ table_lanes+lanes_topsHi(DI), R14, R14
-	ORQ   R14, CX
-	ORQ   CX, R13
+	XORQ R13, R13
+	WIDE_BUCKET(probeScratch_pos1)
+	WIDE_BUCKET(probeScratch_pos2)
 
 	SETNE (R9)(BX*1)
 	SETNE AL
