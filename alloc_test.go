@@ -6,17 +6,19 @@ import (
 )
 
 // TestZeroAllocations proves every operation on a built filter allocates
-// nothing, for each key type and layout, on a filter near full so that
-// inserts displace, fail and meet duplicates.
+// nothing, for each key type, layout and probe implementation, on a filter
+// near full so that inserts displace, fail and meet duplicates.
 func TestZeroAllocations(t *testing.T) {
-	forEachLayout(t, func(t *testing.T, layout Layout) {
-		testAllocs(t, layout, func(i int) uint64 { return uint64(i) })
-		testAllocs(t, layout, func(i int) string { return "key-" + strconv.Itoa(i) })
-		testAllocs(t, layout, func(i int) []byte { return []byte("key-" + strconv.Itoa(i)) })
-		testAllocs(t, layout, func(i int) int8 { return int8(i) })
-		testAllocs(t, layout, func(i int) float64 { return float64(i) / 3 })
-		testAllocs(t, layout, func(i int) userID { return userID(i) })
-	})
+	forEachLayout(t, func(t *testing.T, layout Layout) { forEachImpl(t, func(t *testing.T) { testAllAllocs(t, layout) }) })
+}
+
+func testAllAllocs(t *testing.T, layout Layout) {
+	testAllocs(t, layout, func(i int) uint64 { return uint64(i) })
+	testAllocs(t, layout, func(i int) string { return "key-" + strconv.Itoa(i) })
+	testAllocs(t, layout, func(i int) []byte { return []byte("key-" + strconv.Itoa(i)) })
+	testAllocs(t, layout, func(i int) int8 { return int8(i) })
+	testAllocs(t, layout, func(i int) float64 { return float64(i) / 3 })
+	testAllocs(t, layout, func(i int) userID { return userID(i) })
 }
 
 func testAllocs[T Hashable](t *testing.T, layout Layout, key func(int) T) {

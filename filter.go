@@ -100,11 +100,7 @@ func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 func (f *keyed[T]) Contains(key T) bool {
 	p := unsafe.Pointer(&key)
 	if f.kind == kindInt { // the common case: hashed here, one call to probe
-		h := f.h.u64(*(*uint64)(p))
-		if f.t.layout == SemiSorted {
-			return containsSemi(&f.t, h)
-		}
-		return containsGeneric(&f.t, h)
+		return contains(&f.t, f.h.u64(*(*uint64)(p)))
 	}
 	return f.ContainsHash(f.h.key(f.kind, p))
 }
@@ -121,12 +117,7 @@ func (f *Filter[T]) Delete(key T) bool { return f.DeleteHash(f.Hash(key)) }
 func (f *keyed[T]) Count(key T) int { return f.CountHash(f.Hash(key)) }
 
 // ContainsHash is Contains for a key hashed with Hash.
-func (c *reader) ContainsHash(h uint64) bool {
-	if c.t.layout == SemiSorted {
-		return containsSemi(&c.t, h)
-	}
-	return containsGeneric(&c.t, h)
-}
+func (c *reader) ContainsHash(h uint64) bool { return contains(&c.t, h) }
 
 // CountHash is Count for a key hashed with Hash.
 func (c *reader) CountHash(h uint64) int {

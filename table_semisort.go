@@ -91,25 +91,6 @@ func (t *table) semiMatches(i uint64, fp uint32) (lo, hi uint64) {
 	return zlo & s[0], zhi & s[1]
 }
 
-// containsSemi is containsGeneric for the semi-sorted layout.
-func containsSemi(t *table, h uint64) bool {
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	if t.f > 16 {
-		alo, ahi := t.semiMatches(i1, fp)
-		blo, bhi := t.semiMatches(i2, fp)
-		return alo|ahi|blo|bhi != 0
-	}
-	// A bucket (at most 60 bits, 0 or 4 bits into a byte) fits one load,
-	// and its low parts one 64-bit lane vector.
-	bp := uint64(fp>>t.w) * 0x1111
-	bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
-	p1, p2 := i1*uint64(t.bbits), i2*uint64(t.bbits)
-	b1 := load64At(t.data, p1>>3) >> (p1 & 7)
-	b2 := load64At(t.data, p2>>3) >> (p2 & 7)
-	return t.semiMatch64(b1, bp, bl)|t.semiMatch64(b2, bp, bl) != 0
-}
-
 // semiMatch64 is semiMatches on a bucket already loaded, for f <= 16, given
 // the broadcast prefix bp and low part bl of the fingerprint.
 func (t *table) semiMatch64(b, bp, bl uint64) uint64 {

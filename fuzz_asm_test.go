@@ -1,0 +1,85 @@
+package cuckoo
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+)
+
+// FuzzAsmProbe compares every probe implementation this CPU runs with the
+// generic probe: on raw bucket bytes (any bits, any width, tables of a few
+// buckets, fingerprints chosen to hit), and on a whole filter built from the
+// input's keys and probed with a batch of stored and absent keys.
+func FuzzAsmProbe(f *testing.F) {
+	f.Add(uint8(12), uint16(3), []byte{5, 0, 0x50, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8})
+	f.Add(uint8(32), uint16(40), bytes.Repeat([]byte{0xff}, 100))
+	f.Add(uint8(17), uint16(7), []byte{1, 0, 2, 0, 4, 9, 9, 9, 9, 9, 9, 9, 9})
+	f.Add(uint8(4), uint16(1), []byte{0x11, 0x11, 0x11, 0x11})
+	f.Fuzz(func(t *testing.T, bits uint8, buckets uint16, raw []byte) {
+		width := 4 + uint(bits)%29
+		tb := newTable(2+2*uint64(buckets%200), width, Packed)
+		copy(tb.data[:len(tb.data)-tablePad], raw)
+		// Hashes: each 8 bytes of the input, and for each slot of the table
+		// a hash whose fingerprint is that slot's content, so hits happen.
+		var hs []uint64
+		for r := raw; len(r) >= 8; r = r[8:] {
+			hs = append(hs, binary.LittleEndian.Uint64(r))
+		}
+		for i := uint64(0); i < tb.m && len(hs) < 600; i++ {
+			for k := uint(0); k < slotsPerBucket; k++ {
+				if fp := refSlot(&tb, i, k); fp != 0 {
+					hs = append(hs, hashFor(&tb, i, fp), hashFor(&tb, tb.alt(i, fp), fp))
+				}
+			}
+		}
+		want := make([]bool, len(hs))
+		wantN := 0
+		for i, h := range hs {
+			want[i] = containsGeneric(&tb, h)
+			if want[i] {
+				wantN++
+			}
+		}
+		c := &reader{t: tb}
+		for _, p := range implementations() {
+			restore := setImpl(p)
+			found := make([]bool, len(hs))
+			n := c.ContainsHashBatch(hs, found)
+			restore()
+			if n != wantN {
+				t.Fatalf("%s f=%d m=%d: batch found %d, generic %d", p.name, width, tb.m, n, wantN)
+			}
+			for i := range hs {
+				if found[i] != want[i] {
+					t.Fatalf("%s f=%d m=%d hash %#x: %v, generic %v", p.name, width, tb.m, hs[i], found[i], want[i])
+				}
+			}
+		}
+
+		// A whole filter: insert the input's 2-byte keys, probe them and
+		// their neighbours with ContainsBatch.
+		flt := mustNew[uint64](t, Config{Capacity: 1 + len(raw)/2, FingerprintBits: int(width), Seed: uint64(buckets)})
+		var keys []uint64
+		for r := raw; len(r) >= 2; r = r[2:] {
+			k := uint64(binary.LittleEndian.Uint16(r))
+			if flt.Insert(k) == nil {
+				keys = append(keys, k)
+			}
+		}
+		stored := len(keys)
+		for i := range stored + 5 {
+			keys = append(keys, uint64(70000+i))
+		}
+		for _, p := range implementations() {
+			restore := setImpl(p)
+			found := make([]bool, len(keys))
+			flt.ContainsBatch(keys, found)
+			restore()
+			for i, k := range keys {
+				if found[i] != flt.Contains(k) || (i < stored && !found[i]) {
+					t.Fatalf("%s: key %d: batch %v, Contains %v, stored %v", p.name, k, found[i], flt.Contains(k), i < stored)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,161 @@
+package cuckoo
+
+import (
+	"testing"
+)
+
+// impl is one probe implementation, as the dispatch bools that select it.
+type impl struct {
+	name        string
+	batch, wide bool
+}
+
+// implementations lists every probe implementation this CPU runs, the
+// generic one first.
+func implementations() []impl {
+	list := []impl{{"generic", false, false}}
+	if haveAsm && hasBatchAsm {
+		// The narrow assembly, then the wide one where there is one.
+		saved := useWideAsm
+		useWideAsm = false
+		list = append(list, impl{asmName(), true, false})
+		useWideAsm = saved
+		if hasWideAsm {
+			useWideAsm = true
+			list = append(list, impl{asmName(), true, true})
+			useWideAsm = saved
+		}
+	}
+	return list
+}
+
+// setImpl selects an implementation and returns a function that restores the
+// previous one.
+func setImpl(p impl) (restore func()) {
+	b, w := useBatchAsm, useWideAsm
+	useBatchAsm, useWideAsm = p.batch, p.wide
+	return func() { useBatchAsm, useWideAsm = b, w }
+}
+
+// forEachImpl runs fn as a subtest per implementation, with it selected.
+func forEachImpl(t *testing.T, fn func(t *testing.T)) {
+	for _, p := range implementations() {
+		t.Run(p.name, func(t *testing.T) {
+			defer setImpl(p)()
+			if got := ProbeImplementation(); got != p.name {
+				t.Fatalf("ProbeImplementation() = %q, want %q", got, p.name)
+			}
+			fn(t)
+		})
+	}
+}
+
+func TestImplementations(t *testing.T) {
+	names := []string{}
+	for _, p := range implementations() {
+		names = append(names, p.name)
+	}
+	t.Logf("active %q; this CPU runs %q", ProbeImplementation(), names)
+	if !haveAsm && ProbeImplementation() != "generic" {
+		t.Fatal("no assembly, yet not generic")
+	}
+}
+
+// TestBatchAllImplementations compares every implementation's batch, over
+// every width and table sizes from 1 bucket pair up, with the generic single
+// probe, for hashes of stored and absent keys, with found slices of every
+// length around the chunk sizes.
+func TestBatchAllImplementations(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		r := newRand(3)
+		for f := uint(4); f <= 32; f++ {
+			for _, m := range []uint64{2, 4, 6, 130, 1002} {
+				tb := newTable(m, f, Packed)
+				hs := make([]uint64, 300)
+				// Fill most slots with the fingerprints of hs[:150], so
+				// the batch sees hits, misses and full buckets.
+				for i := range hs {
+					hs[i] = r.Uint64()
+					if i < 150 {
+						fp, i1 := tb.locate(hs[i])
+						_ = tb.add(i1, fp) || tb.add(tb.alt(i1, fp), fp)
+					}
+				}
+				for i := range tb.data[:len(tb.data)-tablePad] {
+					if r.IntN(4) == 0 {
+						tb.data[i] = byte(r.Uint32())
+					}
+				}
+				c := &reader{t: tb}
+				for _, n := range []int{0, 1, 3, 4, 7, 8, 9, 63, 64, 65, 128, 129, 300} {
+					for _, nf := range []int{n, n / 2, 0} {
+						found := make([]bool, nf)
+						got := c.ContainsHashBatch(hs[:n], found)
+						want := 0
+						for i, h := range hs[:n] {
+							ok := containsGeneric(&tb, h)
+							if ok {
+								want++
+							}
+							if i < nf && found[i] != ok {
+								t.Fatalf("f=%d m=%d n=%d: found[%d]=%v, generic %v", f, m, n, i, found[i], ok)
+							}
+						}
+						if got != want {
+							t.Fatalf("f=%d m=%d n=%d nf=%d: batch found %d, generic %d", f, m, n, nf, got, want)
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestHashBatchAllImplementations compares the vector hashing of integer
+// keys with the scalar hash, and ContainsBatch with Contains.
+func TestHashBatchAllImplementations(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		r := newRand(4)
+		for _, seed := range []uint64{0, 1, r.Uint64()} {
+			h := newHasher(seed)
+			for _, n := range []int{0, 1, 7, 8, 9, 16, 255, 256, 257, 1000} {
+				keys := make([]uint64, n)
+				for i := range keys {
+					keys[i] = r.Uint64()
+				}
+				keys = append(keys, 0, ^uint64(0))[:n]
+				out := make([]uint64, n)
+				hashBatch(&h, keys, out)
+				for i, k := range keys {
+					if out[i] != h.u64(k) {
+						t.Fatalf("seed %#x n %d key %#x: %#x, want %#x", seed, n, k, out[i], h.u64(k))
+					}
+				}
+			}
+		}
+		f := mustNew[int64](t, Config{Capacity: 5000, FingerprintBits: 12})
+		keys := make([]int64, 10000)
+		for i := range keys {
+			keys[i] = int64(r.Uint64())
+			if i%2 == 0 {
+				if err := f.Insert(keys[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		found := make([]bool, len(keys))
+		n := f.ContainsBatch(keys, found)
+		want := 0
+		for i, k := range keys {
+			if found[i] != f.Contains(k) {
+				t.Fatalf("key %d: batch %v, Contains %v", i, found[i], f.Contains(k))
+			}
+			if found[i] {
+				want++
+			}
+		}
+		if n != want || want < len(keys)/2 {
+			t.Fatalf("batch counted %d, found %d", n, want)
+		}
+	})
+}

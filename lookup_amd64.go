@@ -1,0 +1,99 @@
+//go:build gc && !purego
+
+package cuckoo
+
+import (
+	"github.com/klauspost/cpuid/v2"
+	"golang.org/x/sys/cpu"
+)
+
+// golang.org/x/sys/cpu decides, so GODEBUG=cpu.avx2=off (or cpu.avx512f=off,
+// cpu.bmi2=off, ...) turns the assembly off. The batch probe needs AVX2 for
+// locating four keys at once and BMI1/BMI2 (ANDN, SHRX, MULX) for probing;
+// the wide path adds AVX-512 F/DQ/VL for hashing and locating eight keys at
+// once with VPMULLQ.
+var (
+	hasBatchAsm = cpu.X86.HasAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
+	hasWideAsm  = hasBatchAsm && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ &&
+		cpu.X86.HasAVX512VL && !avx512Throttles()
+
+	useBatchAsm = hasBatchAsm
+	useWideAsm  = hasWideAsm
+)
+
+// avx512Throttles reports a CPU on which 512-bit multiplies lower the clock
+// of the whole core for milliseconds (Intel Skylake-SP and Cascade Lake),
+// which x/sys/cpu cannot tell: there the AVX2 code is used. Intel's cores
+// since Ice Lake, which added AVX512-IFMA, and AMD's (Zen 4 on) do not.
+func avx512Throttles() bool {
+	return cpuid.CPU.VendorID == cpuid.Intel && !cpuid.CPU.Supports(cpuid.AVX512IFMA)
+}
+
+func asmName() string {
+	if useWideAsm {
+		return "avx512"
+	}
+	return "avx2"
+}
+
+// locatePacked fills s with the bucket positions and fingerprints of hs and
+// prefetches both buckets of every hash; len(hs) <= probeChunk.
+func locatePacked(t *table, hs []uint64, s *probeScratch) {
+	lanes := 4
+	if useWideAsm {
+		lanes = 8
+	}
+	if len(hs) < lanes {
+		// The vector loops read whole vectors of hashes; a short tail is
+		// padded (the extra lanes locate and prefetch bucket 0, harmlessly).
+		var pad [8]uint64
+		copy(pad[:], hs)
+		hs = pad[:lanes]
+	}
+	if useWideAsm {
+		locatePackedAVX512(t, &hs[0], len(hs), s)
+	} else {
+		locatePackedAVX2(t, &hs[0], len(hs), s)
+	}
+}
+
+// hashBatchAsm is hashBatch with AVX-512, 8 keys a vector; len(out) >= len(keys).
+func hashBatchAsm(h *hasher, keys []uint64, out []uint64) {
+	n := len(keys) &^ 7
+	if n > 0 {
+		hashU64AVX512(h, &keys[0], n, &out[0])
+	}
+	hashBatchGeneric(h, keys[n:], out[n:])
+}
+
+// locatePackedAVX2 computes, four hashes a vector, what locate and alt do
+// (fingerprint, both buckets, their bit positions) into s, and prefetches the
+// first cache line of both buckets of every hash. Go has no prefetch and no
+// vector multiply. It reads hs[0:n] (n >= 4; the last vector overlaps the
+// one before it instead of reading past n) and nothing of the table: a
+// prefetch never faults. It needs t.m < 2^32.
+//
+//go:noescape
+func locatePackedAVX2(t *table, hs *uint64, n int, s *probeScratch)
+
+// locatePackedAVX512 is locatePackedAVX2 eight hashes a vector; n >= 8.
+//
+//go:noescape
+func locatePackedAVX512(t *table, hs *uint64, n int, s *probeScratch)
+
+// probePacked tests the n located keys of s against the table, writes
+// found[0:n] and returns how many were found. It is the generic SWAR probe
+// in straight-line scalar code with BMI shifts and no bounds checks; it makes
+// one call do a whole chunk. It reads 8 bytes (f <= 16) or 16 bytes (f > 16)
+// from the first byte of each bucket: at most 15 bytes past the last
+// bucket's start, which tablePad covers.
+//
+//go:noescape
+func probePacked(t *table, s *probeScratch, n int, found *bool) int
+
+// hashU64AVX512 sets out[i] = h.u64(keys[i]) for i < n, n a multiple of 8:
+// xxh3's 8-byte path (rotate, xor, rrmxmx) with VPROLQ and VPMULLQ, which Go
+// cannot vectorise. It reads keys[0:n] and writes out[0:n], nothing else.
+//
+//go:noescape
+func hashU64AVX512(h *hasher, keys *uint64, n int, out *uint64)

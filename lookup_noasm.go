@@ -1,0 +1,22 @@
+//go:build !(amd64 || arm64) || !gc || purego
+
+package cuckoo
+
+// No assembly here: every probe is the generic one.
+
+const haveAsm = false
+
+// The dispatch bools exist so that tests compile everywhere; with haveAsm
+// false the compiler drops every branch that reads them.
+var (
+	hasBatchAsm, useBatchAsm bool
+	hasWideAsm, useWideAsm   bool
+)
+
+func asmName() string { return "generic" }
+
+func containsBatchAsm(t *table, hs []uint64, found []bool) int {
+	return containsBatchGeneric(t, hs, found)
+}
+
+func hashBatchAsm(h *hasher, keys []uint64, out []uint64) { hashBatchGeneric(h, keys, out) }
