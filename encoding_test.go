@@ -207,6 +207,9 @@ func testRoundTrip[T Hashable](t *testing.T, cfg Config, key func(int) T) {
 	// Inserts into the full filter fail (displacing, then undoing); after the
 	// deletes they succeed again.
 	extra := min(n, 2000)
+	if testing.Short() {
+		extra = min(n, 200)
+	}
 	cont := func(f *Filter[T]) []byte {
 		for i := n; i < n+extra; i++ {
 			_ = f.Insert(key(i))

@@ -49,7 +49,9 @@ func fillToCapacity(t *testing.T, cfg Config, salt uint64) {
 func TestFillToCapacity(t *testing.T) {
 	sizes := []int{100, 1000, 10_000, 100_000}
 	seeds := 10
-	if !testing.Short() {
+	if testing.Short() {
+		seeds = 3
+	} else {
 		sizes = append(sizes, 1_000_000)
 	}
 	forEachLayout(t, func(t *testing.T, layout Layout) {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package cuckoo
+
+const raceEnabled = false
