@@ -138,7 +138,7 @@ func (f *Filter[T]) Reset() { f.mut.reset() }
 func (c *core) insert(h uint64) error {
 	fp, i1 := c.t.locate(h)
 	i2 := c.t.alt(i1, fp)
-	if c.t.add(i1, fp) || c.t.add(i2, fp) {
+	if c.t.add2(i1, i2, fp) {
 		c.count++
 		return nil
 	}

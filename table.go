@@ -182,6 +182,14 @@ func (t *table) add(i uint64, fp uint32) bool {
 	return t.packedAdd(i, fp)
 }
 
+// add2 stores fp in a free slot of bucket i1, or failing that of i2.
+func (t *table) add2(i1, i2 uint64, fp uint32) bool {
+	if t.layout == SemiSorted {
+		return t.semiAdd(i1, fp) || t.semiAdd(i2, fp)
+	}
+	return t.packedAdd2(i1, i2, fp)
+}
+
 // remove deletes one copy of fp from bucket i and reports whether there was one.
 func (t *table) remove(i uint64, fp uint32) bool {
 	if t.layout == SemiSorted {

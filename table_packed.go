@@ -17,8 +17,10 @@ func (t *table) slot(i uint64, k uint) uint32 {
 }
 
 // setSlot writes v into slot k of bucket i, leaving every other bit as it was.
-func (t *table) setSlot(i uint64, k uint, v uint32) {
-	p := t.slotPos(i, k)
+func (t *table) setSlot(i uint64, k uint, v uint32) { t.setSlotAt(t.slotPos(i, k), v) }
+
+// setSlotAt writes v into the slot at bit position p.
+func (t *table) setSlotAt(p uint64, v uint32) {
 	o, s := p>>3, p&7
 	w := load64(t.data, o)
 	w = w&^(t.fpRange<<s) | uint64(v)<<s
@@ -37,14 +39,15 @@ func (t *table) matches(i uint64, fp uint32) (lo, hi uint64) {
 	return t.lanes.zero128(blo^plo, bhi^phi)
 }
 
-// firstLane is the slot whose top bit is the lowest set bit of a non-zero
-// match mask.
-func (t *table) firstLane(lo, hi uint64) uint {
-	pos := uint(bits.TrailingZeros64(lo))
+// firstSlot is the bit offset, within its bucket, of the lowest slot set in
+// a non-zero match mask: the mask marks a slot by its top bit, f-1 bits
+// above its first.
+func (t *table) firstSlot(lo, hi uint64) uint64 {
+	top := uint64(bits.TrailingZeros64(lo))
 	if lo == 0 {
-		pos = 64 + uint(bits.TrailingZeros64(hi))
+		top = 64 + uint64(bits.TrailingZeros64(hi))
 	}
-	return pos / t.f
+	return top + 1 - uint64(t.f)
 }
 
 // packedAdd stores fp in a free slot of bucket i, the lowest one, and
@@ -54,7 +57,28 @@ func (t *table) packedAdd(i uint64, fp uint32) bool {
 	if lo|hi == 0 {
 		return false
 	}
-	t.setSlot(i, t.firstLane(lo, hi), fp)
+	t.setSlotAt(i*uint64(t.bbits)+t.firstSlot(lo, hi), fp)
+	return true
+}
+
+// packedAdd2 stores fp in the lowest free slot of bucket i1, or failing that
+// of bucket i2, and reports whether either had one. Both buckets are read
+// before either is tested, so that their cache misses overlap.
+func (t *table) packedAdd2(i1, i2 uint64, fp uint32) bool {
+	if t.f > 16 {
+		return t.packedAdd(i1, fp) || t.packedAdd(i2, fp)
+	}
+	p1, p2 := i1*uint64(t.bbits), i2*uint64(t.bbits)
+	z1 := t.lanes.zero64(load64At(t.data, p1>>3) >> (p1 & 7))
+	z2 := t.lanes.zero64(load64At(t.data, p2>>3) >> (p2 & 7))
+	p, z := p1, z1
+	if z1 == 0 {
+		p, z = p2, z2
+	}
+	if z == 0 {
+		return false
+	}
+	t.setSlotAt(p+t.firstSlot(z, 0), fp)
 	return true
 }
 
@@ -65,7 +89,7 @@ func (t *table) packedRemove(i uint64, fp uint32) bool {
 	if lo|hi == 0 {
 		return false
 	}
-	t.setSlot(i, t.firstLane(lo, hi), 0)
+	t.setSlotAt(i*uint64(t.bbits)+t.firstSlot(lo, hi), 0)
 	return true
 }
 
