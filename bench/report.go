@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/klauspost/cpuid/v2"
+	"github.com/seed-a0724874/cuckoo"
 )
 
 var nan = math.NaN()
@@ -89,7 +90,7 @@ func writeReport(w io.Writer, results []result, command string, took time.Durati
 	fmt.Fprintf(w, "# Filter comparison\n\n")
 	fmt.Fprintf(w, "- CPU: %s (%d logical CPUs, GOMAXPROCS %d)\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0))
 	fmt.Fprintf(w, "- Go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	// TODO: print cuckoo.ProbeImplementation() here once the library has it.
+	fmt.Fprintf(w, "- cuckoo probe code: %s\n", cuckoo.ProbeImplementation())
 	fmt.Fprintf(w, "- Command: `%s`\n", command)
 	fmt.Fprintf(w, "- Date: %s; the run took %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), took.Round(time.Second))
 	fmt.Fprintf(w, "Times are ns per key, the median of the timed runs. See README.md for the columns.\n\n")
