@@ -15,9 +15,11 @@ func FuzzAsmProbe(f *testing.F) {
 	f.Add(uint8(32), uint16(40), bytes.Repeat([]byte{0xff}, 100))
 	f.Add(uint8(17), uint16(7), []byte{1, 0, 2, 0, 4, 9, 9, 9, 9, 9, 9, 9, 9})
 	f.Add(uint8(4), uint16(1), []byte{0x11, 0x11, 0x11, 0x11})
+	f.Add(uint8(0x80|13), uint16(5), []byte{0x21, 0x43, 0x65, 0x87, 0xa9, 0xcb, 0xed, 0x0f, 1, 2})
 	f.Fuzz(func(t *testing.T, bits uint8, buckets uint16, raw []byte) {
-		width := 4 + uint(bits)%29
-		tb := newTable(2+2*uint64(buckets%200), width, Packed)
+		width := 4 + uint(bits&0x7f)%29
+		layout := Layout(bits >> 7)
+		tb := newTable(2+2*uint64(buckets%200), width, layout)
 		copy(tb.data[:len(tb.data)-tablePad], raw)
 		// Hashes: each 8 bytes of the input, and for each slot of the table
 		// a hash whose fingerprint is that slot's content, so hits happen.
@@ -26,8 +28,8 @@ func FuzzAsmProbe(f *testing.F) {
 			hs = append(hs, binary.LittleEndian.Uint64(r))
 		}
 		for i := uint64(0); i < tb.m && len(hs) < 600; i++ {
-			for k := uint(0); k < slotsPerBucket; k++ {
-				if fp := refSlot(&tb, i, k); fp != 0 {
+			for _, fp := range tb.bucketSlots(i) {
+				if fp != 0 {
 					hs = append(hs, hashFor(&tb, i, fp), hashFor(&tb, tb.alt(i, fp), fp))
 				}
 			}
@@ -58,7 +60,7 @@ func FuzzAsmProbe(f *testing.F) {
 
 		// A whole filter: insert the input's 2-byte keys, probe them and
 		// their neighbours with ContainsBatch.
-		flt := mustNew[uint64](t, Config{Capacity: 1 + len(raw)/2, FingerprintBits: int(width), Seed: uint64(buckets)})
+		flt := mustNew[uint64](t, Config{Capacity: 1 + len(raw)/2, FingerprintBits: int(width), Layout: layout, Seed: uint64(buckets)})
 		var keys []uint64
 		for r := raw; len(r) >= 2; r = r[2:] {
 			k := uint64(binary.LittleEndian.Uint16(r))

@@ -13,41 +13,47 @@ import (
 func TestGuardPage(t *testing.T) {
 	page := unix.Getpagesize()
 	forEachImpl(t, func(t *testing.T) {
-		for f := uint(4); f <= 32; f++ {
-			for _, m := range []uint64{2, 10, 1000} {
-				size := int(tableBytes(m, bucketBits(Packed, f)))
-				pages := (size+page-1)/page + 1
-				mem, err := unix.Mmap(-1, 0, pages*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
-				if err != nil {
-					t.Skip("mmap:", err)
-				}
-				guard := mem[(pages-1)*page:]
-				if err := unix.Mprotect(guard, unix.PROT_NONE); err != nil {
-					t.Fatal(err)
-				}
-				tb := newTable(m, f, Packed)
-				tb.data = mem[(pages-1)*page-size : (pages-1)*page : (pages-1)*page]
-				for i := range tb.data[:size-tablePad] {
-					tb.data[i] = 0xff // every slot holds 2^f - 1
-				}
-				var hs []uint64
-				for i := tb.m - min(tb.m, 8); i < tb.m; i++ {
-					for _, fp := range []uint32{1, uint32(tb.fpRange)} {
-						hs = append(hs, hashFor(&tb, i, fp))
-					}
-				}
-				found := make([]bool, len(hs))
-				c := &reader{t: tb}
-				c.ContainsHashBatch(hs, found)
-				for i, h := range hs {
-					if found[i] != containsGeneric(&tb, h) || c.ContainsHash(h) != found[i] {
-						t.Fatalf("f=%d m=%d hash %d: batch %v, generic %v", f, m, i, found[i], containsGeneric(&tb, h))
-					}
-				}
-				if err := unix.Munmap(mem); err != nil {
-					t.Fatal(err)
-				}
-			}
+		for _, layout := range layouts {
+			testGuardPage(t, page, layout)
 		}
 	})
+}
+
+func testGuardPage(t *testing.T, page int, layout Layout) {
+	for f := uint(4); f <= 32; f++ {
+		for _, m := range []uint64{2, 10, 1000} {
+			size := int(tableBytes(m, bucketBits(layout, f)))
+			pages := (size+page-1)/page + 1
+			mem, err := unix.Mmap(-1, 0, pages*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+			if err != nil {
+				t.Skip("mmap:", err)
+			}
+			guard := mem[(pages-1)*page:]
+			if err := unix.Mprotect(guard, unix.PROT_NONE); err != nil {
+				t.Fatal(err)
+			}
+			tb := newTable(m, f, layout)
+			tb.data = mem[(pages-1)*page-size : (pages-1)*page : (pages-1)*page]
+			for i := range tb.data[:size-tablePad] {
+				tb.data[i] = 0xff // every slot holds 2^f - 1
+			}
+			var hs []uint64
+			for i := tb.m - min(tb.m, 8); i < tb.m; i++ {
+				for _, fp := range []uint32{1, uint32(tb.fpRange)} {
+					hs = append(hs, hashFor(&tb, i, fp))
+				}
+			}
+			found := make([]bool, len(hs))
+			c := &reader{t: tb}
+			c.ContainsHashBatch(hs, found)
+			for i, h := range hs {
+				if found[i] != containsGeneric(&tb, h) || c.ContainsHash(h) != found[i] {
+					t.Fatalf("%v f=%d m=%d hash %d: batch %v, generic %v", layout, f, m, i, found[i], containsGeneric(&tb, h))
+				}
+			}
+			if err := unix.Munmap(mem); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }

@@ -67,48 +67,54 @@ func TestImplementations(t *testing.T) {
 // length around the chunk sizes.
 func TestBatchAllImplementations(t *testing.T) {
 	forEachImpl(t, func(t *testing.T) {
-		r := newRand(3)
-		for f := uint(4); f <= 32; f++ {
-			for _, m := range []uint64{2, 4, 6, 130, 1002} {
-				tb := newTable(m, f, Packed)
-				hs := make([]uint64, 300)
-				// Fill most slots with the fingerprints of hs[:150], so
-				// the batch sees hits, misses and full buckets.
-				for i := range hs {
-					hs[i] = r.Uint64()
-					if i < 150 {
-						fp, i1 := tb.locate(hs[i])
-						_ = tb.add(i1, fp) || tb.add(tb.alt(i1, fp), fp)
-					}
+		for _, layout := range layouts {
+			testBatchImplementation(t, layout)
+		}
+	})
+}
+
+func testBatchImplementation(t *testing.T, layout Layout) {
+	r := newRand(3)
+	for f := uint(4); f <= 32; f++ {
+		for _, m := range []uint64{2, 4, 6, 130, 1002} {
+			tb := newTable(m, f, layout)
+			hs := make([]uint64, 300)
+			// Fill most slots with the fingerprints of hs[:150], so
+			// the batch sees hits, misses and full buckets.
+			for i := range hs {
+				hs[i] = r.Uint64()
+				if i < 150 {
+					fp, i1 := tb.locate(hs[i])
+					_ = tb.add(i1, fp) || tb.add(tb.alt(i1, fp), fp)
 				}
-				for i := range tb.data[:len(tb.data)-tablePad] {
-					if r.IntN(4) == 0 {
-						tb.data[i] = byte(r.Uint32())
-					}
+			}
+			for i := range tb.data[:len(tb.data)-tablePad] {
+				if r.IntN(4) == 0 {
+					tb.data[i] = byte(r.Uint32())
 				}
-				c := &reader{t: tb}
-				for _, n := range []int{0, 1, 3, 4, 7, 8, 9, 63, 64, 65, 128, 129, 300} {
-					for _, nf := range []int{n, n / 2, 0} {
-						found := make([]bool, nf)
-						got := c.ContainsHashBatch(hs[:n], found)
-						want := 0
-						for i, h := range hs[:n] {
-							ok := containsGeneric(&tb, h)
-							if ok {
-								want++
-							}
-							if i < nf && found[i] != ok {
-								t.Fatalf("f=%d m=%d n=%d: found[%d]=%v, generic %v", f, m, n, i, found[i], ok)
-							}
+			}
+			c := &reader{t: tb}
+			for _, n := range []int{0, 1, 3, 4, 7, 8, 9, 63, 64, 65, 128, 129, 300} {
+				for _, nf := range []int{n, n / 2, 0} {
+					found := make([]bool, nf)
+					got := c.ContainsHashBatch(hs[:n], found)
+					want := 0
+					for i, h := range hs[:n] {
+						ok := containsGeneric(&tb, h)
+						if ok {
+							want++
 						}
-						if got != want {
-							t.Fatalf("f=%d m=%d n=%d nf=%d: batch found %d, generic %d", f, m, n, nf, got, want)
+						if i < nf && found[i] != ok {
+							t.Fatalf("%v f=%d m=%d n=%d: found[%d]=%v, generic %v", layout, f, m, n, i, found[i], ok)
 						}
+					}
+					if got != want {
+						t.Fatalf("%v f=%d m=%d n=%d nf=%d: batch found %d, generic %d", layout, f, m, n, nf, got, want)
 					}
 				}
 			}
 		}
-	})
+	}
 }
 
 // TestHashBatchAllImplementations compares the vector hashing of integer

@@ -23,8 +23,9 @@ package cuckoo
 //     of every key located (4 or 8 a vector) and prefetched, and only then
 //     probed, so dozens of cache misses are in flight at once. The generic
 //     batch can only issue ordinary loads, which the core must retire.
-//   - The semi-sorted layout takes the generic code, single and batch
-//     (containsGeneric decodes its buckets with table_semisort.go).
+//   - Semi-sorted batches take the assembly locating and prefetching pass,
+//     then decode and test the prefetched buckets in Go (table_semisort.go);
+//     semi-sorted single lookups take containsGeneric.
 
 // contains reports whether the table holds hash h's fingerprint in either of
 // its buckets. It inlines into its callers: one call from Contains to the
@@ -37,7 +38,7 @@ func contains(t *table, h uint64) bool {
 // receives the answer for hs[i] where i < len(found).
 func containsBatch(t *table, hs []uint64, found []bool) int {
 	switch {
-	case haveAsm && t.layout == Packed && useBatchAsm && t.m < 1<<32:
+	case haveAsm && useBatchAsm && t.m < 1<<32:
 		return containsBatchAsm(t, hs, found)
 	}
 	return containsBatchGeneric(t, hs, found)

@@ -17,7 +17,8 @@ type probeScratch struct {
 	fp   [probeChunk]uint64
 }
 
-// containsBatchAsm is containsBatch for the packed layout in assembly. It is
+// containsBatchAsm is containsBatch with the assembly locating pass, for
+// both layouts; packed chunks are probed in assembly too. It is
 // software-pipelined a chunk deep: while chunk k is probed, the buckets of
 // chunk k+1 are already located and prefetched, so the memory system always
 // has a chunk's worth of misses (2*probeChunk lines) to work on.
@@ -38,10 +39,36 @@ func containsBatchAsm(t *table, hs []uint64, found []bool) int {
 		}
 		w := window(found, off)
 		if len(w) >= cur {
-			n += probePacked(t, &s[k], cur, &w[0])
+			n += probeLocated(t, &s[k], w[:cur])
 		} else {
-			n += probePacked(t, &s[k], cur, &tmp[0])
+			n += probeLocated(t, &s[k], tmp[:cur])
 			copy(w, tmp[:cur])
+		}
+	}
+	return n
+}
+
+// probeLocated tests a located chunk of len(found) keys, writes found and
+// returns how many were found.
+func probeLocated(t *table, s *probeScratch, found []bool) int {
+	if t.layout == SemiSorted {
+		return probeSemiLocated(t, s, found)
+	}
+	return probePacked(t, s, len(found), &found[0])
+}
+
+// probeSemiLocated is probePacked for the semi-sorted layout, in Go: the
+// locating pass has already prefetched the buckets, which is what the
+// assembly adds; decoding stays in the generic code.
+func probeSemiLocated(t *table, s *probeScratch, found []bool) int {
+	n := 0
+	for i := range found {
+		fp := uint32(s.fp[i])
+		alo, ahi := t.semiMatchesAt(s.pos1[i], fp)
+		blo, bhi := t.semiMatchesAt(s.pos2[i], fp)
+		found[i] = alo|ahi|blo|bhi != 0
+		if found[i] {
+			n++
 		}
 	}
 	return n

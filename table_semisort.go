@@ -79,7 +79,16 @@ func semiPrefixMatch(code, bp uint64) uint64 {
 // semiMatches returns a mask, non-zero exactly when bucket i holds fp, with
 // one bit per matching slot.
 func (t *table) semiMatches(i uint64, fp uint32) (lo, hi uint64) {
-	blo, bhi := bucket128(t.data, i*uint64(t.bbits))
+	return t.semiMatchesAt(i*uint64(t.bbits), fp)
+}
+
+// semiMatchesAt is semiMatches for the bucket at bit position p.
+func (t *table) semiMatchesAt(p uint64, fp uint32) (lo, hi uint64) {
+	if t.f <= 16 { // one load holds the bucket; see containsGeneric
+		b := load64At(t.data, p>>3) >> (p & 7)
+		return t.semiMatch64(b, uint64(fp>>t.w)*0x1111, uint64(fp&t.lowMask)*t.semiLanes.onesLo), 0
+	}
+	blo, bhi := bucket128(t.data, p)
 	prefix := semiPrefixMatch(blo, uint64(fp>>t.w)*0x1111)
 	if t.w == 0 {
 		return prefix, 0 // f = 4: the code is the whole bucket
