@@ -11,8 +11,8 @@ const hashBlock = 256
 //
 // A batch first hashes a block of keys, then locates every key's buckets and
 // fetches them, then tests them, so that the memory latency of many keys
-// overlaps: with filters larger than the CPU caches it is several times
-// faster per key than a loop over Contains.
+// overlaps: in bench/RESULTS.md it takes about half the time per key of a
+// loop over Contains, at 1M and at 32M keys.
 func (f *keyed[T]) ContainsBatch(keys []T, found []bool) int {
 	var hs [hashBlock]uint64
 	n := 0

@@ -23,7 +23,9 @@
 //   - Duplicates fail fast: a key's two buckets hold at most 8 copies of its
 //     fingerprint; the ninth Insert returns ErrTooManyDuplicates at once.
 //   - Bounded work: an insert makes at most Config.MaxKicks displacements.
-//   - No allocation: every operation on a built filter allocates nothing.
+//   - No allocation: inserts, lookups, counts, deletes, batches and Hash
+//     allocate nothing, for every key type, and neither does AppendBinary
+//     into a buffer with room.
 //   - Determinism: the same Seed and the same operations give the same table.
 //
 // # Space and false positives

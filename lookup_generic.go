@@ -93,6 +93,8 @@ func containsChunk(t *table, hs []uint64, found []bool) int {
 	for i := range hs {
 		var ok bool
 		if t.layout == SemiSorted {
+			// The loads above only brought the buckets into cache; the
+			// semi-sorted test decodes them whole.
 			ok = containsGeneric(t, hs[i])
 		} else if t.f <= 16 {
 			p1, p2 := i1s[i]*bb, i2s[i]*bb

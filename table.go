@@ -50,6 +50,9 @@ type lanes struct {
 
 func newLanes(f uint) lanes {
 	var l lanes
+	if f == 0 { // the low parts of semi-sorted 4-bit fingerprints: no lanes
+		return l
+	}
 	for k := uint(0); k < slotsPerBucket; k++ {
 		setBit128(&l.onesLo, &l.onesHi, k*f)
 		setBit128(&l.topsLo, &l.topsHi, k*f+f-1)
