@@ -342,7 +342,9 @@ func (f *Filter[T]) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return err
 	}
-	t.data = slices.Clone(t.data)
+	d := newTableData(uint64(len(t.data)))
+	copy(d, t.data)
+	t.data = d
 	f.load(&h, t)
 	return nil
 }
@@ -398,7 +400,10 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	if err != nil {
 		return int64(len(buf)), err
 	}
-	f.load(&h, t) // the table keeps aliasing buf, which nothing else holds
+	// The table keeps aliasing buf, which nothing else holds. Its pages are
+	// already touched: the advice lets khugepaged merge them later.
+	adviseHugePages(t.data)
+	f.load(&h, t)
 	return int64(len(buf)), nil
 }
 

@@ -94,8 +94,16 @@ func tableBytes(m uint64, bbits uint) uint64 {
 
 func newTable(m uint64, f uint, layout Layout) table {
 	t := tableShape(m, f, layout)
-	t.data = make([]byte, tableBytes(m, t.bbits))
+	t.data = newTableData(tableBytes(m, t.bbits))
 	return t
+}
+
+// newTableData allocates a zeroed table of n bytes, asking for huge pages
+// where the platform has them (pages_linux.go) before any page is touched.
+func newTableData(n uint64) []byte {
+	d := make([]byte, n)
+	adviseHugePages(d)
+	return d
 }
 
 // tableShape is a table without data: decoding points its data at encoded
