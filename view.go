@@ -9,6 +9,9 @@ package cuckoo
 // A View keeps referring to the bytes it was made from: they must not change
 // while the View is in use. The table bytes are little-endian and read with
 // little-endian loads, so an encoding written on one host works on any other.
+// A View leaves the memory as it finds it: unlike New, it does not ask for
+// huge pages, which for a large mapped file is the mapper's choice
+// (madvise(MADV_HUGEPAGE) on Linux, where the file system supports it).
 type View[T Hashable] struct {
 	keyed[T]
 	r reader // keyed's reader, in the same allocation
