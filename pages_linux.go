@@ -25,13 +25,19 @@ var hugePages = true
 // alone, so this costs no memory. Errors (a kernel without THP) are ignored:
 // the advice only changes speed.
 func adviseHugePages(b []byte) {
-	if !hugePages || len(b) < hugePage {
-		return
+	if w := wholeHugePages(b); hugePages && len(w) > 0 {
+		_ = unix.Madvise(w, unix.MADV_HUGEPAGE)
 	}
+}
+
+// wholeHugePages is the part of b that covers whole, aligned huge pages;
+// empty if there is none.
+func wholeHugePages(b []byte) []byte {
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	start := (p + hugePage - 1) &^ (hugePage - 1)
 	end := (p + uintptr(len(b))) &^ (hugePage - 1)
-	if end > start {
-		_ = unix.Madvise(b[start-p:end-p], unix.MADV_HUGEPAGE)
+	if end <= start {
+		return nil
 	}
+	return b[start-p : end-p]
 }

@@ -41,12 +41,11 @@ func vmFlags(t *testing.T, p uintptr) []string {
 // MADV_HUGEPAGE ("hg" in its mapping's flags).
 func hugeAdvised(t *testing.T, b []byte) bool {
 	t.Helper()
-	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	start := (p + hugePage - 1) &^ (hugePage - 1)
-	if start+hugePage > p+uintptr(len(b)) {
-		t.Fatalf("%d bytes at %#x hold no whole huge page", len(b), p)
+	w := wholeHugePages(b)
+	if len(w) == 0 {
+		t.Fatalf("%d bytes hold no whole huge page", len(b))
 	}
-	for _, fl := range vmFlags(t, start) {
+	for _, fl := range vmFlags(t, uintptr(unsafe.Pointer(unsafe.SliceData(w)))) {
 		if fl == "hg" {
 			return true
 		}
@@ -111,53 +110,58 @@ func TestHugePagesAdvised(t *testing.T) {
 	}
 }
 
-// BenchmarkLargeTable compares a 128M-key filter (a 220 MB table) on huge
-// pages and on 4 KiB pages:
+// BenchmarkLargeTable compares filters of 32M and 128M keys (55 and 220 MB
+// tables) on huge pages and on 4 KiB pages:
 //
 //	go test -run XXX -bench LargeTable -count 6 | benchstat -col /pages -
 func BenchmarkLargeTable(b *testing.B) {
-	const n = 128 << 20
-	for _, huge := range []bool{true, false} {
-		b.Run(fmt.Sprintf("pages=%s", map[bool]string{true: "2M", false: "4K"}[huge]), func(b *testing.B) {
-			name := fmt.Sprintf("large/%v", huge)
-			flt, ok := benchCache[name].(*Filter[uint64])
-			if !ok {
-				clear(benchCache)
-				hugePages = huge
-				flt = mustNew[uint64](b, Config{Capacity: n})
-				hugePages = true
-				for i := range uint64(n) {
-					if err := flt.Insert(i); err != nil {
-						b.Fatal(err)
-					}
-				}
-				benchCache[name] = flt
-			}
-			b.Run("Contains", func(b *testing.B) {
-				found := 0
-				for i := 0; b.Loop(); i++ {
-					if flt.Contains(uint64(i*104729) & (n - 1)) {
-						found++
-					}
-				}
-				if found != b.N {
-					b.Fatal("missed")
-				}
-			})
-			b.Run("ContainsBatch", func(b *testing.B) {
-				const batch = 1024
-				keys := make([]uint64, batch)
-				found := make([]bool, batch)
-				for i := 0; b.Loop(); i++ {
-					for j := range keys {
-						keys[j] = uint64((i*batch+j)*104729) & (n - 1)
-					}
-					if flt.ContainsBatch(keys, found) != batch {
-						b.Fatal("batch missed")
-					}
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/key")
-			})
-		})
+	for _, n := range []int{32 << 20, 128 << 20} {
+		for _, huge := range []bool{true, false} {
+			benchLargeTable(b, n, huge)
+		}
 	}
+}
+
+func benchLargeTable(b *testing.B, n int, huge bool) {
+	b.Run(fmt.Sprintf("%s/pages=%s", sizeName(n), map[bool]string{true: "2M", false: "4K"}[huge]), func(b *testing.B) {
+		name := fmt.Sprintf("large/%d/%v", n, huge)
+		flt, ok := benchCache[name].(*Filter[uint64])
+		if !ok {
+			clear(benchCache)
+			hugePages = huge
+			flt = mustNew[uint64](b, Config{Capacity: n})
+			hugePages = true
+			for i := range uint64(n) {
+				if err := flt.Insert(i); err != nil {
+					b.Fatal(err)
+				}
+			}
+			benchCache[name] = flt
+		}
+		b.Run("Contains", func(b *testing.B) {
+			found := 0
+			for i := 0; b.Loop(); i++ {
+				if flt.Contains(uint64(i * 104729 & (n - 1))) {
+					found++
+				}
+			}
+			if found != b.N {
+				b.Fatal("missed")
+			}
+		})
+		b.Run("ContainsBatch", func(b *testing.B) {
+			const batch = 1024
+			keys := make([]uint64, batch)
+			found := make([]bool, batch)
+			for i := 0; b.Loop(); i++ {
+				for j := range keys {
+					keys[j] = uint64((i*batch + j) * 104729 & (n - 1))
+				}
+				if flt.ContainsBatch(keys, found) != batch {
+					b.Fatal("batch missed")
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/key")
+		})
+	})
 }
