@@ -6,12 +6,14 @@
 // Batch probes of the packed layout. The Go declarations in lookup_amd64.go
 // say what each function does that Go cannot and how far it reads.
 
-// PREFETCH_BUCKET prefetches the line holding the first byte of the bucket
-// whose bit position is at mem; base is the table, AX is clobbered.
+// PREFETCH_BUCKET prefetches the lines holding the first and the last byte
+// the probe loads for the bucket whose bit position is at mem; base is the
+// table, R10 the table plus the probe's load length less one. AX is clobbered.
 #define PREFETCH_BUCKET(mem, base) \
 	MOVQ mem, AX \
 	SHRQ $3, AX \
-	PREFETCHT0 (base)(AX*1)
+	PREFETCHT0 (base)(AX*1) \
+	PREFETCHT0 (R10)(AX*1)
 
 // PREFETCH_4 prefetches both buckets of the 4 keys at o(R9) of the scratch.
 #define PREFETCH_4(o) \
@@ -31,6 +33,10 @@ TEXT ·locatePackedAVX2(SB), NOSPLIT, $0-32
 	MOVQ n+16(FP), CX
 	MOVQ s+24(FP), DX
 	MOVQ table_data(DI), R8
+	LEAQ 7(R8), R10
+	LEAQ 15(R8), AX
+	CMPQ table_f(DI), $16
+	CMOVQHI AX, R10
 	VPBROADCASTQ table_fpRange(DI), Y15 // 2^f - 1
 	VPBROADCASTQ table_m(DI), Y14       // bucket count, < 2^32
 	MOVQ $0x9e3779b1, AX
@@ -98,6 +104,10 @@ TEXT ·locatePackedAVX512(SB), NOSPLIT, $0-32
 	MOVQ n+16(FP), CX
 	MOVQ s+24(FP), DX
 	MOVQ table_data(DI), R8
+	LEAQ 7(R8), R10
+	LEAQ 15(R8), AX
+	CMPQ table_f(DI), $16
+	CMOVQHI AX, R10
 	VPBROADCASTQ table_fpRange(DI), Z15
 	VPBROADCASTQ table_m(DI), Z14
 	MOVQ $0x9e3779b1, AX

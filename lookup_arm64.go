@@ -29,8 +29,9 @@ func locatePacked(t *table, hs []uint64, s *probeScratch) {
 func hashBatchAsm(h *hasher, keys []uint64, out []uint64) { hashBatchGeneric(h, keys, out) }
 
 // locatePackedARM64 does what locate and alt do for hs[0:n] into s, and
-// issues PRFM PLDL1KEEP for the first byte of both buckets of every hash,
-// which Go cannot. It reads hs[0:n] and nothing of the table: a prefetch
+// issues PRFM PLDL1KEEP for the first and the last byte probePacked loads of
+// both buckets of every hash (two lines when a bucket straddles), which Go
+// cannot. It reads hs[0:n] and nothing of the table: a prefetch
 // never faults.
 //
 //go:noescape

@@ -25,6 +25,7 @@
 #define i2 R14
 #define slot R15
 #define addr R16
+#define last R17
 
 // func locatePackedARM64(t *table, hs *uint64, n int, s *probeScratch)
 TEXT ·locatePackedARM64(SB), NOSPLIT, $0-32
@@ -38,6 +39,15 @@ TEXT ·locatePackedARM64(SB), NOSPLIT, $0-32
 	MOVD table_bbits(tp), bbits
 	MOVW $0x9e3779b1, gold
 	MOVD $0, i
+
+	// last = base + the probe's load length less one (8 or 16 bytes), so
+	// that both the first and the last line the probe reads are prefetched.
+	MOVD table_f(tp), addr
+	MOVD $7, last
+	MOVD $15, h
+	CMP  $16, addr
+	CSEL HI, h, last, last
+	ADD  base, last, last
 
 locateLoop:
 	CMP  cnt, i
@@ -76,7 +86,11 @@ locateLoop:
 	MOVD fp, probeScratch_fp(slot)
 	ADD  i1>>3, base, addr
 	PRFM (addr), PLDL1KEEP
+	ADD  i1>>3, last, addr
+	PRFM (addr), PLDL1KEEP
 	ADD  i2>>3, base, addr
+	PRFM (addr), PLDL1KEEP
+	ADD  i2>>3, last, addr
 	PRFM (addr), PLDL1KEEP
 
 	ADD $1, i, i
@@ -96,6 +110,7 @@ locateDone:
 #undef r
 #undef slot
 #undef addr
+#undef last
 
 // Registers of probePacked.
 #define tp R0
