@@ -149,22 +149,25 @@ func BenchmarkDelete(b *testing.B) {
 var floorSink uint64
 
 // BenchmarkLookupFloor measures what no two-bucket lookup made of plain
-// loads can beat on the machine at hand: the key's hash and two independent
-// random 8-byte loads from the table of a filled filter, with no
-// alternate-bucket arithmetic and no fingerprint test. Compare it with
-// Contains in one run:
+// loads can beat on the machine at hand, next to the real lookups on the
+// same filter: op=floor is the key's hash and two independent random 8-byte
+// loads from the table of a filled filter, with no alternate-bucket
+// arithmetic and no fingerprint test; op=chase is one memory latency, a
+// hash and a load whose position depends on the previous load; op=Contains
+// and op=ContainsBatch are the lookups (ns/op is per key for all four):
 //
-//	go test -run XXX -bench 'LookupFloor|Impl/Single/f=(8|13)/1M/impl=generic' -count 6
+//	go test -run XXX -bench LookupFloor -count 6 | benchstat -col /op -
 //
-// At 32M the loop is bound by how many misses the core overlaps on its own;
-// ContainsBatch, which prefetches, can beat it (Impl/Batch/.../32M).
+// At 32M the floor is bound by how many misses the core overlaps on its own;
+// ContainsBatch, which prefetches, can beat it.
 func BenchmarkLookupFloor(b *testing.B) {
 	for _, n := range benchSizes {
 		for _, f := range []int{8, 13} {
-			b.Run(fmt.Sprintf("f=%d/%s", f, sizeName(n)), func(b *testing.B) {
+			prefix := fmt.Sprintf("f=%d/%s/op=", f, sizeName(n))
+			mask := uint64(n - 1)
+			b.Run(prefix+"floor", func(b *testing.B) {
 				flt := benchWidthFilter(b, n, f) // filled: every page is real memory
 				data, words := flt.t.data, uint64(len(flt.t.data)-tablePad)/8
-				mask := uint64(n - 1)
 				var sum uint64
 				for i := uint64(0); b.Loop(); i++ {
 					h := flt.h.u64(i & mask)
@@ -172,6 +175,44 @@ func BenchmarkLookupFloor(b *testing.B) {
 					sum += load64At(data, p1*8) ^ load64At(data, p2*8)
 				}
 				floorSink = sum
+			})
+			b.Run(prefix+"chase", func(b *testing.B) {
+				// One memory latency a key: each load's position
+				// depends on the value the previous load returned.
+				flt := benchWidthFilter(b, n, f)
+				data, words := flt.t.data, uint64(len(flt.t.data)-tablePad)/8
+				var v uint64
+				for i := uint64(0); b.Loop(); i++ {
+					h := flt.h.u64(i ^ v)
+					v = load64At(data, ((h>>32)*words>>32)*8)
+				}
+				floorSink = v
+			})
+			b.Run(prefix+"Contains", func(b *testing.B) {
+				flt := benchWidthFilter(b, n, f)
+				found := 0
+				for i := uint64(0); b.Loop(); i++ {
+					if flt.Contains(i & mask) {
+						found++
+					}
+				}
+				if found != b.N {
+					b.Fatal("missed")
+				}
+			})
+			b.Run(prefix+"ContainsBatch", func(b *testing.B) {
+				flt := benchWidthFilter(b, n, f)
+				keys := benchKeys[uint64](n, 0)
+				const batch = 1024
+				found := make([]bool, batch)
+				b.ResetTimer()
+				for done := 0; done < b.N; done += batch {
+					off := done & (n - 1)
+					m := min(batch, b.N-done)
+					if flt.ContainsBatch(keys[off:off+m], found) != m {
+						b.Fatal("batch missed")
+					}
+				}
 			})
 		}
 	}

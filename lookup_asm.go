@@ -21,7 +21,8 @@ type probeScratch struct {
 // both layouts; packed chunks are probed in assembly too. It is
 // software-pipelined a chunk deep: while chunk k is probed, the buckets of
 // chunk k+1 are already located and prefetched, so the memory system always
-// has a chunk's worth of misses (2*probeChunk lines) to work on.
+// has a chunk's worth of misses (2*probeChunk lines, and the second line
+// of every bucket that straddles two) to work on.
 func containsBatchAsm(t *table, hs []uint64, found []bool) int {
 	if len(hs) == 0 {
 		return 0
