@@ -26,17 +26,24 @@
 	PREFETCH_BUCKET(probeScratch_pos1+o+24(R9), R8) \
 	PREFETCH_BUCKET(probeScratch_pos2+o+24(R9), R8)
 
+// LOCATE_ARGS loads the arguments of a locating pass: DI the table, SI the
+// hashes, CX their count, DX the scratch, R8 the table's data and R10 the
+// data plus the probe's load length less one (8 or 16 bytes), for
+// PREFETCH_BUCKET. AX is clobbered.
+#define LOCATE_ARGS \
+	MOVQ t+0(FP), DI \
+	MOVQ hs+8(FP), SI \
+	MOVQ n+16(FP), CX \
+	MOVQ s+24(FP), DX \
+	MOVQ table_data(DI), R8 \
+	LEAQ 7(R8), R10 \
+	LEAQ 15(R8), AX \
+	CMPQ table_f(DI), $16 \
+	CMOVQHI AX, R10
+
 // func locatePackedAVX2(t *table, hs *uint64, n int, s *probeScratch)
 TEXT ·locatePackedAVX2(SB), NOSPLIT, $0-32
-	MOVQ t+0(FP), DI
-	MOVQ hs+8(FP), SI
-	MOVQ n+16(FP), CX
-	MOVQ s+24(FP), DX
-	MOVQ table_data(DI), R8
-	LEAQ 7(R8), R10
-	LEAQ 15(R8), AX
-	CMPQ table_f(DI), $16
-	CMOVQHI AX, R10
+	LOCATE_ARGS
 	VPBROADCASTQ table_fpRange(DI), Y15 // 2^f - 1
 	VPBROADCASTQ table_m(DI), Y14       // bucket count, < 2^32
 	MOVQ $0x9e3779b1, AX
@@ -99,15 +106,7 @@ avx2Done:
 
 // func locatePackedAVX512(t *table, hs *uint64, n int, s *probeScratch)
 TEXT ·locatePackedAVX512(SB), NOSPLIT, $0-32
-	MOVQ t+0(FP), DI
-	MOVQ hs+8(FP), SI
-	MOVQ n+16(FP), CX
-	MOVQ s+24(FP), DX
-	MOVQ table_data(DI), R8
-	LEAQ 7(R8), R10
-	LEAQ 15(R8), AX
-	CMPQ table_f(DI), $16
-	CMOVQHI AX, R10
+	LOCATE_ARGS
 	VPBROADCASTQ table_fpRange(DI), Z15
 	VPBROADCASTQ table_m(DI), Z14
 	MOVQ $0x9e3779b1, AX
