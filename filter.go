@@ -48,8 +48,9 @@ type core struct {
 // names the offending Config field.
 //
 // On Linux, New asks the kernel to back the table's whole 2 MiB pages with
-// transparent huge pages (madvise MADV_HUGEPAGE), which makes lookups in
-// tables of tens of MiB and more markedly faster (README, "Performance").
+// transparent huge pages (madvise MADV_HUGEPAGE). Measured in the README
+// ("Performance"): lookups in a 220 MB table 15-31% faster, in a 55 MB
+// table a few percent for batches and no change for single lookups.
 // Whether and how soon the kernel complies is the system's THP setting.
 func New[T Hashable](cfg Config) (*Filter[T], error) {
 	p, err := cfg.resolve()
