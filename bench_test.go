@@ -167,10 +167,10 @@ func BenchmarkLookupFloor(b *testing.B) {
 			mask := uint64(n - 1)
 			b.Run(prefix+"floor", func(b *testing.B) {
 				flt := benchWidthFilter(b, n, f) // filled: every page is real memory
-				data, words := flt.t.data, uint64(len(flt.t.data)-tablePad)/8
+				data, words := flt.c.t.data, uint64(len(flt.c.t.data)-tablePad)/8
 				var sum uint64
 				for i := uint64(0); b.Loop(); i++ {
-					h := flt.h.u64(i & mask)
+					h := flt.c.h.u64(i & mask)
 					p1, p2 := (h>>32)*words>>32, (h&0xffffffff)*words>>32
 					sum += load64At(data, p1*8) ^ load64At(data, p2*8)
 				}
@@ -180,10 +180,10 @@ func BenchmarkLookupFloor(b *testing.B) {
 				// One memory latency a key: each load's position
 				// depends on the value the previous load returned.
 				flt := benchWidthFilter(b, n, f)
-				data, words := flt.t.data, uint64(len(flt.t.data)-tablePad)/8
+				data, words := flt.c.t.data, uint64(len(flt.c.t.data)-tablePad)/8
 				var v uint64
 				for i := uint64(0); b.Loop(); i++ {
-					h := flt.h.u64(i ^ v)
+					h := flt.c.h.u64(i ^ v)
 					v = load64At(data, ((h>>32)*words>>32)*8)
 				}
 				floorSink = v

@@ -47,8 +47,8 @@ func TestConfigErrors(t *testing.T) {
 
 func TestConfigDefaults(t *testing.T) {
 	f := mustNew[uint64](t, Config{Capacity: 1000})
-	if f.FingerprintBits() != 13 || f.Layout() != Packed || f.mut.maxKicks != DefaultMaxKicks || f.h.seed != DefaultSeed {
-		t.Fatalf("defaults: f=%d layout=%v kicks=%d seed=%#x", f.FingerprintBits(), f.Layout(), f.mut.maxKicks, f.h.seed)
+	if f.FingerprintBits() != 13 || f.Layout() != Packed || f.c.maxKicks != DefaultMaxKicks || f.c.h.seed != DefaultSeed {
+		t.Fatalf("defaults: f=%d layout=%v kicks=%d seed=%#x", f.FingerprintBits(), f.Layout(), f.c.maxKicks, f.c.h.seed)
 	}
 	if r := falsePositiveRate(13, targetLoad(13)); r > DefaultFalsePositiveRate {
 		t.Fatalf("13 bits give %v at target load", r)

@@ -246,24 +246,24 @@ var errZeroFilter = formatErr(ErrIncompatible, "the zero Filter holds no table; 
 
 // header describes the filter for its encoding.
 func (f *Filter[T]) header() header {
-	t := &f.t
+	t := &f.c.t
 	return header{
 		layout:   t.layout,
 		f:        t.f,
 		kind:     kindOf[T]().family(),
 		m:        t.m,
-		count:    uint64(f.count),
-		capacity: uint64(f.capacity),
-		seed:     f.h.seed,
-		maxKicks: uint64(f.mut.maxKicks),
-		rng:      f.mut.rng,
+		count:    uint64(f.c.count),
+		capacity: uint64(f.c.capacity),
+		seed:     f.c.h.seed,
+		maxKicks: uint64(f.c.maxKicks),
+		rng:      f.c.rng,
 	}
 }
 
 // EncodedSize is the length of the filter's encoding: what AppendBinary
 // appends and WriteTo writes. It is 0 for the zero Filter.
 func (f *Filter[T]) EncodedSize() int {
-	if f.reader == nil {
+	if f.c.t.data == nil {
 		return 0
 	}
 	h := f.header()
@@ -276,7 +276,7 @@ func (f *Filter[T]) EncodedSize() int {
 // contents and history, not on the host: the same seed and operations give
 // the same bytes.
 func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
-	if f.reader == nil {
+	if f.c.t.data == nil {
 		return b, errZeroFilter
 	}
 	h := f.header()
@@ -285,13 +285,13 @@ func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
 	b = slices.Grow(b, int(h.encodedSize()))
 	start := len(b)
 	b = append(b, hb[:]...)
-	b = append(b, f.t.data...)
+	b = append(b, f.c.t.data...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
 }
 
 // MarshalBinary returns the filter's encoding; see AppendBinary.
 func (f *Filter[T]) MarshalBinary() ([]byte, error) {
-	if f.reader == nil {
+	if f.c.t.data == nil {
 		return nil, errZeroFilter
 	}
 	return f.AppendBinary(make([]byte, 0, f.EncodedSize()))
@@ -300,16 +300,16 @@ func (f *Filter[T]) MarshalBinary() ([]byte, error) {
 // WriteTo writes the filter's encoding to w, the table straight from the
 // filter's memory, and returns the number of bytes written.
 func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
-	if f.reader == nil {
+	if f.c.t.data == nil {
 		return 0, errZeroFilter
 	}
 	h := f.header()
 	var hb [headerSize]byte
 	h.put(&hb)
 	var sum [checksumSize]byte
-	binary.LittleEndian.PutUint32(sum[:], crc32.Update(crc32.Checksum(hb[:], castagnoli), castagnoli, f.t.data))
+	binary.LittleEndian.PutUint32(sum[:], crc32.Update(crc32.Checksum(hb[:], castagnoli), castagnoli, f.c.t.data))
 	var n int64
-	for _, p := range [][]byte{hb[:], f.t.data, sum[:]} {
+	for _, p := range [][]byte{hb[:], f.c.t.data, sum[:]} {
 		k, err := w.Write(p)
 		n += int64(k)
 		if err == nil && k < len(p) {
@@ -417,13 +417,11 @@ func readErr(err error) error {
 
 // load makes f the filter that h and t describe.
 func (f *Filter[T]) load(h *header, t table) {
-	r := new(reader)
-	*r = decodedReader(h, t)
-	*f = Filter[T]{keyed: keyed[T]{r, kindOf[T]()}, mut: newCore(r, int(h.maxKicks))}
-	f.mut.rng = h.rng
+	f.c = newCore(decodedReader[T](h, t), int(h.maxKicks))
+	f.c.rng = h.rng
 }
 
-// decodedReader is the reader of a decoded filter.
-func decodedReader(h *header, t table) reader {
-	return reader{t: t, h: newHasher(h.seed), count: int(h.count), capacity: int(h.capacity)}
+// decodedReader is the reader of a decoded filter of keys of type T.
+func decodedReader[T Hashable](h *header, t table) reader {
+	return reader{t: t, h: newHasher(h.seed), kind: kindOf[T](), count: int(h.count), capacity: int(h.capacity)}
 }

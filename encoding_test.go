@@ -281,7 +281,7 @@ func TestUnmarshalZeroFilter(t *testing.T) {
 	if _, err := zero.WriteTo(io.Discard); !errors.Is(err, ErrIncompatible) || zero.EncodedSize() != 0 {
 		t.Fatalf("WriteTo of a zero Filter: %v", err)
 	}
-	if err := zero.UnmarshalBinary(enc[:10]); err == nil || zero.reader != nil {
+	if err := zero.UnmarshalBinary(enc[:10]); err == nil || zero.c.t.data != nil {
 		t.Fatal("a failed UnmarshalBinary changed the zero Filter")
 	}
 	if err := zero.UnmarshalBinary(enc); err != nil {
@@ -407,7 +407,7 @@ func TestEncodingTruncations(t *testing.T) {
 				t.Fatalf("%s: ReadFrom counted %d", what, n)
 			}
 		}
-		if f.reader != nil {
+		if f.c.t.data != nil {
 			t.Fatal("a failed decode changed the receiver")
 		}
 		long := append(enc, 0)

@@ -17,28 +17,22 @@ import (
 // ReadFrom turn it into a decoded filter, the encoding methods return an
 // error, and every other method panics.
 type Filter[T Hashable] struct {
-	keyed[T]
-	mut core
+	c core
 }
 
 // reader is what answering queries needs; Filter and View share it, so both
 // take the same lookup code.
 type reader struct {
-	t        table
 	h        hasher
+	kind     keyKind // how keys of the filter's type are hashed
+	t        table
 	count    int
 	capacity int
 }
 
-// keyed adds the key-typed query methods to a reader.
-type keyed[T Hashable] struct {
-	*reader
-	kind keyKind
-}
-
-// core is the state that modifying a filter needs, beyond its reader.
+// core is a filter's whole state: its reader and what modifying needs.
 type core struct {
-	*reader
+	reader
 	maxKicks int
 	rng      uint64 // displacement PRNG state, seeded from the seed
 	kickBuf  []byte // the path of a long displacement walk; see kick
@@ -57,11 +51,11 @@ func New[T Hashable](cfg Config) (*Filter[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{t: newTable(p.m, p.f, p.layout), h: newHasher(p.seed), capacity: p.capacity}
-	return &Filter[T]{keyed: keyed[T]{r, kindOf[T]()}, mut: newCore(r, p.maxKicks)}, nil
+	r := reader{t: newTable(p.m, p.f, p.layout), h: newHasher(p.seed), kind: kindOf[T](), capacity: p.capacity}
+	return &Filter[T]{c: newCore(r, p.maxKicks)}, nil
 }
 
-func newCore(r *reader, maxKicks int) core {
+func newCore(r reader, maxKicks int) core {
 	c := core{reader: r, maxKicks: maxKicks, rng: r.h.seed}
 	if maxKicks > kickStackSteps {
 		c.kickBuf = make([]byte, (maxKicks+3)/4)
@@ -72,19 +66,32 @@ func newCore(r *reader, maxKicks int) core {
 // Hash returns the hash of key that the ...Hash methods take. Filters with
 // the same Seed give the same hash, so a key hashed once can probe many
 // filters.
-func (f *keyed[T]) Hash(key T) uint64 {
-	p := unsafe.Pointer(&key)
-	if f.kind == kindInt { // the common case, inlined
-		return f.h.u64(*(*uint64)(p))
-	}
-	return f.h.key(f.kind, p)
-}
+func (f *Filter[T]) Hash(key T) uint64 { return f.c.hash(unsafe.Pointer(&key)) }
+
+// Contains reports whether key may be in the filter. It is never false for
+// an inserted key that was not deleted; it is true for other keys with
+// probability about EstimatedFalsePositiveRate.
+func (f *Filter[T]) Contains(key T) bool { return f.c.lookup(f.c.kind, unsafe.Pointer(&key)) }
+
+// ContainsHash is Contains for a key hashed with Hash.
+func (f *Filter[T]) ContainsHash(h uint64) bool { return f.c.lookup(kindHash, unsafe.Pointer(&h)) }
+
+// Count returns how many copies of key's fingerprint its two buckets hold,
+// 0 to 8: the copies of key inserted, plus any other key's matching
+// fingerprint.
+func (f *Filter[T]) Count(key T) int { return f.c.countHash(f.Hash(key)) }
+
+// CountHash is Count for a key hashed with Hash.
+func (f *Filter[T]) CountHash(h uint64) int { return f.c.countHash(h) }
 
 // Insert adds key. It returns ErrFull if no free slot was found within
 // MaxKicks displacements and ErrTooManyDuplicates if the filter already
 // holds 8 copies of key's fingerprint in key's buckets. After an error the
 // filter is exactly as it was: a failed insert never loses a stored key.
-func (f *Filter[T]) Insert(key T) error { return f.InsertHash(f.Hash(key)) }
+func (f *Filter[T]) Insert(key T) error { return f.c.insert(f.c.kind, unsafe.Pointer(&key)) }
+
+// InsertHash is Insert for a key hashed with Hash.
+func (f *Filter[T]) InsertHash(h uint64) error { return f.c.insertHash(h) }
 
 // InsertUnique adds key unless Contains(key) already reports it. It returns
 // whether it added it. A false positive makes it skip a key that was not
@@ -95,55 +102,73 @@ func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	if f.ContainsHash(h) {
 		return false, nil
 	}
-	if err := f.InsertHash(h); err != nil {
+	if err := f.c.insertHash(h); err != nil {
 		return false, err
 	}
 	return true, nil
-}
-
-// Contains reports whether key may be in the filter. It is never false for
-// an inserted key that was not deleted; it is true for other keys with
-// probability about EstimatedFalsePositiveRate.
-func (f *keyed[T]) Contains(key T) bool {
-	p := unsafe.Pointer(&key)
-	if f.kind == kindInt { // the common case: hashed here, one call to probe
-		return contains(&f.t, f.h.u64(*(*uint64)(p)))
-	}
-	return f.ContainsHash(f.h.key(f.kind, p))
 }
 
 // Delete removes one copy of key and reports whether it found one. Delete
 // only keys that were inserted: deleting a key that was not inserted may
 // remove another key's matching fingerprint, and then the filter can wrongly
 // answer false for that key.
-func (f *Filter[T]) Delete(key T) bool { return f.DeleteHash(f.Hash(key)) }
+func (f *Filter[T]) Delete(key T) bool { return f.c.delete(f.Hash(key)) }
 
-// Count returns how many copies of key's fingerprint its two buckets hold,
-// 0 to 8: the copies of key inserted, plus any other key's matching
-// fingerprint.
-func (f *keyed[T]) Count(key T) int { return f.CountHash(f.Hash(key)) }
+// DeleteHash is Delete for a key hashed with Hash.
+func (f *Filter[T]) DeleteHash(h uint64) bool { return f.c.delete(h) }
 
-// ContainsHash is Contains for a key hashed with Hash.
-func (c *reader) ContainsHash(h uint64) bool { return contains(&c.t, h) }
+// Reset empties the filter and restarts its displacement PRNG, so that the
+// same operations give the same table as on a new filter.
+func (f *Filter[T]) Reset() { f.c.reset() }
 
-// CountHash is Count for a key hashed with Hash.
-func (c *reader) CountHash(h uint64) int {
+// Len is the number of items stored.
+func (f *Filter[T]) Len() int { return f.c.count }
+
+// Capacity is the Capacity the filter was made for.
+func (f *Filter[T]) Capacity() int { return f.c.capacity }
+
+// Slots is the number of fingerprint slots: 4 per bucket.
+func (f *Filter[T]) Slots() int { return f.c.slots() }
+
+// LoadFactor is Len / Slots.
+func (f *Filter[T]) LoadFactor() float64 { return f.c.loadFactor() }
+
+// FingerprintBits is the fingerprint width in bits.
+func (f *Filter[T]) FingerprintBits() int { return int(f.c.t.f) }
+
+// Layout is the bucket encoding.
+func (f *Filter[T]) Layout() Layout { return f.c.t.layout }
+
+// SizeBytes is the size of the table in bytes, the few padding bytes at its
+// end included.
+func (f *Filter[T]) SizeBytes() int { return len(f.c.t.data) }
+
+// EstimatedFalsePositiveRate is the expected false-positive rate of Contains
+// at the current load.
+func (f *Filter[T]) EstimatedFalsePositiveRate() float64 { return f.c.estimatedFPR() }
+
+// hash is the hash of the key of the reader's kind at p.
+func (c *reader) hash(p unsafe.Pointer) uint64 {
+	if c.kind == kindInt { // the common case, inlined
+		return c.h.u64(*(*uint64)(p))
+	}
+	return c.h.key(c.kind, p)
+}
+
+func (c *reader) countHash(h uint64) int {
 	fp, i1 := c.t.locate(h)
 	return c.t.countMatches(i1, c.t.alt(i1, fp), fp)
 }
 
-// InsertHash is Insert for a key hashed with Hash.
-func (f *Filter[T]) InsertHash(h uint64) error { return f.mut.insert(h) }
+func (c *reader) slots() int { return int(c.t.m) * slotsPerBucket }
 
-// DeleteHash is Delete for a key hashed with Hash.
-func (f *Filter[T]) DeleteHash(h uint64) bool { return f.mut.delete(h) }
+func (c *reader) loadFactor() float64 { return float64(c.count) / float64(c.slots()) }
 
-// Reset empties the filter and restarts its displacement PRNG, so that the
-// same operations give the same table as on a new filter.
-func (f *Filter[T]) Reset() { f.mut.reset() }
+func (c *reader) estimatedFPR() float64 { return falsePositiveRate(c.t.f, c.loadFactor()) }
 
-func (c *core) insert(h uint64) error {
-	fp, i1 := c.t.locate(h)
+// insert adds the key of kind k at p (a hash for kindHash).
+func (c *core) insert(k keyKind, p unsafe.Pointer) error {
+	fp, i1 := c.t.locate(c.h.key(k, p))
 	i2 := c.t.alt(i1, fp)
 	if c.t.add2(i1, i2, fp) {
 		c.count++
@@ -161,6 +186,8 @@ func (c *core) insert(h uint64) error {
 	return nil
 }
 
+func (c *core) insertHash(h uint64) error { return c.insert(kindHash, unsafe.Pointer(&h)) }
+
 func (c *core) delete(h uint64) bool {
 	fp, i1 := c.t.locate(h)
 	if c.t.remove(i1, fp) || c.t.remove(c.t.alt(i1, fp), fp) {
@@ -168,34 +195,6 @@ func (c *core) delete(h uint64) bool {
 		return true
 	}
 	return false
-}
-
-// Len is the number of items stored.
-func (c *reader) Len() int { return c.count }
-
-// Capacity is the Capacity the filter was made for.
-func (c *reader) Capacity() int { return c.capacity }
-
-// Slots is the number of fingerprint slots: 4 per bucket.
-func (c *reader) Slots() int { return int(c.t.m) * slotsPerBucket }
-
-// LoadFactor is Len / Slots.
-func (c *reader) LoadFactor() float64 { return float64(c.count) / float64(c.Slots()) }
-
-// FingerprintBits is the fingerprint width in bits.
-func (c *reader) FingerprintBits() int { return int(c.t.f) }
-
-// Layout is the bucket encoding.
-func (c *reader) Layout() Layout { return c.t.layout }
-
-// SizeBytes is the size of the table in bytes, the few padding bytes at its
-// end included.
-func (c *reader) SizeBytes() int { return len(c.t.data) }
-
-// EstimatedFalsePositiveRate is the expected false-positive rate of Contains
-// at the current load.
-func (c *reader) EstimatedFalsePositiveRate() float64 {
-	return falsePositiveRate(c.t.f, c.LoadFactor())
 }
 
 func (c *core) reset() {

@@ -104,13 +104,13 @@ func runModel(t *testing.T, cfg Config, ops int, seed uint64) {
 		switch x := r.IntN(100); {
 		case x < 55: // insert; the key space makes duplicates and overfill common
 			h := f.Hash(r.Uint64N(keySpace))
-			before := bytes.Clone(f.t.data)
+			before := bytes.Clone(f.c.t.data)
 			switch err := f.InsertHash(h); {
 			case err == nil:
 				m[h]++
 				stored = append(stored, h)
 			case errors.Is(err, ErrFull), errors.Is(err, ErrTooManyDuplicates):
-				if !bytes.Equal(before, f.t.data) {
+				if !bytes.Equal(before, f.c.t.data) {
 					t.Fatalf("op %d: failed insert (%v) changed the table", op, err)
 				}
 			default:
@@ -136,10 +136,10 @@ func runModel(t *testing.T, cfg Config, ops int, seed uint64) {
 			stored = stored[:0]
 		}
 		if op%997 == 0 {
-			checkNoFalseNegatives(t, f.reader, m)
+			checkNoFalseNegatives(t, &f.c.reader, m)
 		}
 	}
-	checkNoFalseNegatives(t, f.reader, m)
+	checkNoFalseNegatives(t, &f.c.reader, m)
 }
 
 func TestFailedInsertsLoseNothing(t *testing.T) {
@@ -152,20 +152,20 @@ func TestFailedInsertsLoseNothing(t *testing.T) {
 			failures := 0
 			for k := uint64(0); failures < 300; k++ {
 				h := f.Hash(k)
-				before := bytes.Clone(f.t.data)
+				before := bytes.Clone(f.c.t.data)
 				switch err := f.InsertHash(h); {
 				case err == nil:
 					m[h]++
 				case errors.Is(err, ErrFull):
 					failures++
-					if !bytes.Equal(before, f.t.data) {
+					if !bytes.Equal(before, f.c.t.data) {
 						t.Fatalf("f=%d: failed insert %d changed the table", bits, failures)
 					}
 				default:
 					t.Fatalf("f=%d: %v", bits, err)
 				}
 			}
-			checkNoFalseNegatives(t, f.reader, m)
+			checkNoFalseNegatives(t, &f.c.reader, m)
 			if bits >= 8 && f.LoadFactor() < 0.93 {
 				t.Fatalf("f=%d: full at load %.4f", bits, f.LoadFactor())
 			}
@@ -229,14 +229,14 @@ func TestDuplicates(t *testing.T) {
 					t.Fatalf("after %d copies Count = %d", i, got)
 				}
 			}
-			rng := f.mut.rng
-			before := bytes.Clone(f.t.data)
+			rng := f.c.rng
+			before := bytes.Clone(f.c.t.data)
 			for range 3 {
 				if err := f.Insert("dup"); !errors.Is(err, ErrTooManyDuplicates) {
 					t.Fatalf("copy 9: %v, want ErrTooManyDuplicates", err)
 				}
 			}
-			if f.mut.rng != rng || !bytes.Equal(before, f.t.data) {
+			if f.c.rng != rng || !bytes.Equal(before, f.c.t.data) {
 				t.Fatal("the ninth copy displaced fingerprints")
 			}
 			if ok, err := f.InsertUnique("dup"); ok || err != nil {
@@ -295,14 +295,14 @@ func TestDeterminism(t *testing.T) {
 			return f
 		}
 		a, b, c := build(42), build(42), build(43)
-		if !bytes.Equal(a.t.data, b.t.data) || a.Len() != b.Len() {
+		if !bytes.Equal(a.c.t.data, b.c.t.data) || a.Len() != b.Len() {
 			t.Fatal("same seed and operations gave different tables")
 		}
-		if bytes.Equal(a.t.data, c.t.data) {
+		if bytes.Equal(a.c.t.data, c.c.t.data) {
 			t.Fatal("different seeds gave the same table")
 		}
 		a.Reset()
-		if a.Len() != 0 || !bytes.Equal(a.t.data, make([]byte, len(a.t.data))) {
+		if a.Len() != 0 || !bytes.Equal(a.c.t.data, make([]byte, len(a.c.t.data))) {
 			t.Fatal("Reset left data")
 		}
 		for k := uint64(0); k < 3500; k++ {
@@ -311,7 +311,7 @@ func TestDeterminism(t *testing.T) {
 				a.Delete(k / 2)
 			}
 		}
-		if !bytes.Equal(a.t.data, b.t.data) {
+		if !bytes.Equal(a.c.t.data, b.c.t.data) {
 			t.Fatal("after Reset the same operations gave a different table")
 		}
 	})
@@ -325,22 +325,22 @@ func TestLongKickWalks(t *testing.T) {
 	fails := 0
 	for k := uint64(0); fails < 20; k++ {
 		h := f.Hash(k)
-		before := bytes.Clone(f.t.data)
+		before := bytes.Clone(f.c.t.data)
 		if err := f.InsertHash(h); err != nil {
 			fails++
-			if !bytes.Equal(before, f.t.data) {
+			if !bytes.Equal(before, f.c.t.data) {
 				t.Fatal("failed long walk changed the table")
 			}
 			continue
 		}
 		m[h]++
 	}
-	checkNoFalseNegatives(t, f.reader, m)
+	checkNoFalseNegatives(t, &f.c.reader, m)
 }
 
 func TestAccessors(t *testing.T) {
 	f := mustNew[uint64](t, Config{Capacity: 1000, FingerprintBits: 10})
-	if f.Slots() != int(f.t.m)*4 || f.SizeBytes() != len(f.t.data) || f.LoadFactor() != 0 || f.EstimatedFalsePositiveRate() != 0 {
+	if f.Slots() != int(f.c.t.m)*4 || f.SizeBytes() != len(f.c.t.data) || f.LoadFactor() != 0 || f.EstimatedFalsePositiveRate() != 0 {
 		t.Fatal(f.Slots(), f.SizeBytes(), f.LoadFactor())
 	}
 	for k := range uint64(500) {

@@ -46,7 +46,7 @@ func FuzzAsmProbe(f *testing.F) {
 		for _, p := range implementations() {
 			restore := setImpl(p)
 			found := make([]bool, len(hs))
-			n := c.ContainsHashBatch(hs, found)
+			n := containsBatch(&c.t, hs, found)
 			restore()
 			if n != wantN {
 				t.Fatalf("%s f=%d m=%d: batch found %d, generic %d", p.name, width, tb.m, n, wantN)

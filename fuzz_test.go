@@ -34,13 +34,13 @@ func fuzzOperations(t *testing.T, cfg Config, ops []byte) {
 		h := f.Hash(key)
 		switch op % 5 {
 		case 0, 1:
-			before := bytes.Clone(f.t.data)
+			before := bytes.Clone(f.c.t.data)
 			err := f.Insert(key)
 			switch {
 			case err == nil:
 				m[h]++
 			case errors.Is(err, ErrFull) || errors.Is(err, ErrTooManyDuplicates):
-				if !bytes.Equal(before, f.t.data) {
+				if !bytes.Equal(before, f.c.t.data) {
 					t.Fatalf("failed insert (%v) changed the table", err)
 				}
 			default:
@@ -63,7 +63,7 @@ func fuzzOperations(t *testing.T, cfg Config, ops []byte) {
 				clear(m)
 			}
 		}
-		checkNoFalseNegatives(t, f.reader, m)
+		checkNoFalseNegatives(t, &f.c.reader, m)
 	}
 }
 
@@ -116,14 +116,14 @@ func FuzzProbe(f *testing.F) {
 		}
 		r := &reader{t: tb}
 		h := hashFor(&tb, i1, fp)
-		if got := r.ContainsHash(h); got != (count > 0) {
+		if got := r.containsHash(h); got != (count > 0) {
 			t.Fatalf("%v f=%d fp=%d: contains %v, reference count %d", layout, tb.f, fp, got, count)
 		}
-		if got := r.CountHash(h); got != count {
+		if got := r.countHash(h); got != count {
 			t.Fatalf("%v f=%d fp=%d: count %d, reference %d", layout, tb.f, fp, got, count)
 		}
 		var found [1]bool
-		if n := r.ContainsHashBatch([]uint64{h}, found[:]); n != min(count, 1) || found[0] != (count > 0) {
+		if n := containsBatch(&r.t, []uint64{h}, found[:]); n != min(count, 1) || found[0] != (count > 0) {
 			t.Fatalf("%v f=%d fp=%d: batch %d %v, reference count %d", layout, tb.f, fp, n, found[0], count)
 		}
 	})

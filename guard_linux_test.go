@@ -45,9 +45,9 @@ func testGuardPage(t *testing.T, page int, layout Layout) {
 			}
 			found := make([]bool, len(hs))
 			c := &reader{t: tb}
-			c.ContainsHashBatch(hs, found)
+			containsBatch(&c.t, hs, found)
 			for i, h := range hs {
-				if found[i] != containsGeneric(&tb, h) || c.ContainsHash(h) != found[i] {
+				if found[i] != containsGeneric(&tb, h) || c.containsHash(h) != found[i] {
 					t.Fatalf("%v f=%d m=%d hash %d: batch %v, generic %v", layout, f, m, i, found[i], containsGeneric(&tb, h))
 				}
 			}

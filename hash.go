@@ -46,6 +46,10 @@ const (
 	kindString
 )
 
+// kindHash is the kind of a "key" that is already a hash, for the ...Hash
+// methods. It is never stored: encodings record key families only.
+const kindHash keyKind = 0xff
+
 // kindOf reports how keys of type T are read. The result for a type is fixed,
 // so it is computed once per filter.
 func kindOf[T Hashable]() keyKind {
@@ -100,8 +104,8 @@ func (k keyKind) family() keyKind {
 // key's bytes; integer keys take a short cut that computes the same value as
 // xxh3 over their 8 little-endian bytes.
 type hasher struct {
-	seed    uint64
 	bitflip uint64 // xxh3's seed-dependent constant for 4..8-byte inputs
+	seed    uint64
 }
 
 func newHasher(seed uint64) hasher {
@@ -147,6 +151,8 @@ func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
 	switch k {
 	case kindInt:
 		return h.u64(*(*uint64)(p))
+	case kindHash:
+		return *(*uint64)(p)
 	case kindString:
 		return h.string(*(*string)(p))
 	case kindBytes:

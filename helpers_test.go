@@ -61,15 +61,15 @@ func checkNoFalseNegatives(tb testing.TB, c *reader, m model) {
 	tb.Helper()
 	lost := 0
 	for h, n := range m {
-		if n > 0 && !c.ContainsHash(h) {
+		if n > 0 && !c.containsHash(h) {
 			lost++
 		}
 	}
 	if lost > 0 {
 		tb.Fatalf("%d of %d stored hashes not found", lost, len(m))
 	}
-	if c.Len() != m.total() {
-		tb.Fatalf("Len %d, model holds %d", c.Len(), m.total())
+	if c.count != m.total() {
+		tb.Fatalf("Len %d, model holds %d", c.count, m.total())
 	}
 }
 

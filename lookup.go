@@ -1,5 +1,7 @@
 package cuckoo
 
+import "unsafe"
+
 // Probe dispatch. Every query funnels through the two functions below, and
 // each picks its implementation for the table's layout in one switch: adding
 // a layout's probe (semi-sorted, say) is one case here.
@@ -27,12 +29,81 @@ package cuckoo
 //     then decode and test the prefetched buckets in Go (table_semisort.go);
 //     semi-sorted single lookups take containsGeneric.
 
-// contains reports whether the table holds hash h's fingerprint in either of
-// its buckets. It inlines into its callers: one call from Contains to the
-// probe.
-func contains(t *table, h uint64) bool {
-	return containsGeneric(t, h)
+// probeClass names the code of a table's single-key probe. It follows from
+// the layout and the width, so it is chosen once per table (classify) and
+// lookup's switch on it always goes the same way for one filter.
+type probeClass uint8
+
+const (
+	class8       probeClass = iota // packed, f = 8: buckets of 4 bytes
+	class16                        // packed, f = 16: buckets of 8 bytes
+	classNarrow                    // packed, other f < 16: one load holds a bucket
+	classSemi                      // semi-sorted, 5 <= f <= 16: one load holds a bucket
+	classGeneric                   // f > 16 (buckets of up to 128 bits), and semi-sorted f = 4
+)
+
+func classify(layout Layout, f uint) probeClass {
+	switch {
+	case f > 16 || layout == SemiSorted && f == 4:
+		return classGeneric
+	case layout == SemiSorted:
+		return classSemi
+	case f == 8:
+		return class8
+	case f == 16:
+		return class16
+	}
+	return classNarrow
 }
+
+// lookup reports whether the filter holds the key of kind k at p (a hash for
+// kindHash). It is the whole single-key path in one function, hashing
+// included, so that Contains and ContainsHash inline into their callers and
+// a lookup costs one call.
+func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
+	var h uint64
+	switch k { // integer keys and hashes without a call
+	case kindInt:
+		h = r.h.u64(*(*uint64)(p))
+	case kindHash:
+		h = *(*uint64)(p)
+	default:
+		h = r.h.key(k, p)
+	}
+	t := &r.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	// The two-bucket tests are anyZero's, with the lane constants as
+	// immediates where the width is fixed.
+	switch t.class {
+	case class8:
+		// Both buckets in one word: eight byte lanes.
+		x := (uint64(load32At(t.data, i1*4)) | uint64(load32At(t.data, i2*4))<<32) ^ uint64(fp)*ones8
+		return (x-ones8)&^x&tops8 != 0
+	case classNarrow:
+		pat := uint64(fp) * t.lanes.onesLo
+		return t.lanes.anyZero(t.narrowWord(i1)^pat, t.narrowWord(i2)^pat)
+	case class16:
+		pat := uint64(fp) * ones16
+		x1 := load64At(t.data, i1*8) ^ pat
+		x2 := load64At(t.data, i2*8) ^ pat
+		return ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
+	case classSemi:
+		bp := uint64(fp>>t.w) * 0x1111
+		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
+		return t.semiLanes.anyZero(t.semiLows(t.narrowWord(i1), bp, bl), t.semiLows(t.narrowWord(i2), bp, bl))
+	}
+	return containsWide(t, i1, i2, fp)
+}
+
+// Lane constants of the fixed widths: the lowest and the highest bit of
+// every 8-bit and every 16-bit lane of a word.
+const (
+	ones8  = 0x0101010101010101
+	tops8  = 0x8080808080808080
+	ones16 = 0x0001000100010001
+	tops16 = 0x8000800080008000
+)
 
 // containsBatch probes every hash and returns how many were found; found[i]
 // receives the answer for hs[i] where i < len(found).
@@ -72,3 +143,6 @@ func ProbeImplementation() string {
 	}
 	return asmName()
 }
+
+// containsHash is lookup for a hash.
+func (r *reader) containsHash(h uint64) bool { return r.lookup(kindHash, unsafe.Pointer(&h)) }

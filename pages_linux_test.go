@@ -77,8 +77,8 @@ func TestHugePagesAdvised(t *testing.T) {
 	requireAdviceVisible(t)
 	// 4M keys at the default 13 bits: a table of about 7 MiB.
 	f := mustNew[uint64](t, Config{Capacity: 4 << 20})
-	if !hugeAdvised(t, f.t.data) {
-		t.Errorf("New: the %d-byte table is not advised MADV_HUGEPAGE", len(f.t.data))
+	if !hugeAdvised(t, f.c.t.data) {
+		t.Errorf("New: the %d-byte table is not advised MADV_HUGEPAGE", len(f.c.t.data))
 	}
 	for i := range uint64(1000) {
 		if err := f.Insert(i); err != nil {
@@ -93,15 +93,15 @@ func TestHugePagesAdvised(t *testing.T) {
 	if err := g.UnmarshalBinary(enc); err != nil {
 		t.Fatal(err)
 	}
-	if !hugeAdvised(t, g.t.data) {
-		t.Errorf("UnmarshalBinary: the %d-byte table is not advised MADV_HUGEPAGE", len(g.t.data))
+	if !hugeAdvised(t, g.c.t.data) {
+		t.Errorf("UnmarshalBinary: the %d-byte table is not advised MADV_HUGEPAGE", len(g.c.t.data))
 	}
 	var r Filter[uint64]
 	if _, err := r.ReadFrom(strings.NewReader(string(enc))); err != nil {
 		t.Fatal(err)
 	}
-	if !hugeAdvised(t, r.t.data) {
-		t.Errorf("ReadFrom: the %d-byte table is not advised MADV_HUGEPAGE", len(r.t.data))
+	if !hugeAdvised(t, r.c.t.data) {
+		t.Errorf("ReadFrom: the %d-byte table is not advised MADV_HUGEPAGE", len(r.c.t.data))
 	}
 	for i := range uint64(1000) {
 		if !g.Contains(i) || !r.Contains(i) {

@@ -23,13 +23,18 @@ const maxBuckets = 1 << 32
 // i*bbits of data, little-endian, whatever the host; data ends with tablePad
 // zero bytes that are never part of a bucket.
 type table struct {
-	data    []byte
-	m       uint64 // bucket count: even, >= 2
-	f       uint   // fingerprint bits, 4..32
-	bbits   uint   // bits per bucket
-	fpRange uint64 // 2^f - 1, the number of non-empty fingerprints
+	// What a single lookup reads comes first: with the reader's hasher and
+	// key kind before it, in one cache line (see reader).
+	class   probeClass // the single-key probe (lookup.go)
 	layout  Layout
-	lanes   lanes // SWAR constants for four f-bit lanes
+	m       uint64 // bucket count: even, >= 2
+	fpRange uint64 // 2^f - 1, the number of non-empty fingerprints
+	data    []byte
+	bbytes  uint64 // bytes per bucket, for byte-aligned buckets
+	nibble  bool   // buckets are not whole bytes: every other one starts 4 bits into a byte
+	bbits   uint   // bits per bucket
+	f       uint   // fingerprint bits, 4..32
+	lanes   lanes  // SWAR constants for four f-bit lanes
 
 	// The semi-sorted layout's constants (table_semisort.go).
 	w            uint          // low bits per fingerprint, f-4
@@ -117,6 +122,9 @@ func tableShape(m uint64, f uint, layout Layout) table {
 		layout:  layout,
 		lanes:   newLanes(f),
 	}
+	t.bbytes = uint64(t.bbits / 8)
+	t.nibble = t.bbits%8 != 0
+	t.class = classify(layout, f)
 	if layout == SemiSorted {
 		t.w = f - 4
 		t.lowMask = 1<<t.w - 1
@@ -136,7 +144,7 @@ func tableShape(m uint64, f uint, layout Layout) table {
 // shift, so no bucket count needs to be a power of two and fingerprint 0 is
 // never produced.
 func (t *table) locate(h uint64) (fp uint32, i1 uint64) {
-	fp = uint32((h&0xffffffff)*t.fpRange>>32) + 1
+	fp = uint32(uint64(uint32(h))*t.fpRange>>32) + 1
 	i1 = (h >> 32) * t.m >> 32
 	return fp, i1
 }
@@ -152,6 +160,8 @@ func (t *table) locate(h uint64) (fp uint32, i1 uint64) {
 func (t *table) alt(i uint64, fp uint32) uint64 {
 	r := uint64(fp*0x9e3779b1)*t.m>>32 | 1
 	j := t.m - i - r
+	// Wrap when i + r > m, with a mask: a branch here would be taken half
+	// the time at random, and the compiler does not always make it a CMOV.
 	return j + t.m&uint64(int64(j)>>63)
 }
 
@@ -163,6 +173,11 @@ func load64(b []byte, o uint64) uint64 { return binary.LittleEndian.Uint64(b[o :
 // table pads the last bucket so that 16 bytes can be read from its start.
 func load64At(b []byte, o uint64) uint64 {
 	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o))[:])
+}
+
+// load32At is load64At for 4 bytes.
+func load32At(b []byte, o uint64) uint32 {
+	return binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o))[:])
 }
 
 func store64(b []byte, o uint64, v uint64) { binary.LittleEndian.PutUint64(b[o:o+8], v) }
@@ -193,7 +208,8 @@ func (t *table) add(i uint64, fp uint32) bool {
 	return t.packedAdd(i, fp)
 }
 
-// add2 stores fp in a free slot of bucket i1, or failing that of i2.
+// add2 stores fp in the lowest free slot of bucket i1, or failing that of
+// bucket i2, and reports whether either had one.
 func (t *table) add2(i1, i2 uint64, fp uint32) bool {
 	if t.layout == SemiSorted {
 		return t.semiAdd(i1, fp) || t.semiAdd(i2, fp)
@@ -225,10 +241,7 @@ func (t *table) bucketSlots(i uint64) (s [4]uint32) {
 	if t.layout == SemiSorted {
 		return t.semiSlots(i)
 	}
-	for k := range s {
-		s[k] = t.slot(i, uint(k))
-	}
-	return s
+	return t.packedSlots(i)
 }
 
 // validBucket reports whether bucket i's bits are a possible encoding: always
@@ -260,8 +273,11 @@ func (t *table) bucketMatches(i uint64, fp uint32) int {
 
 // hasFree reports whether bucket i has an empty slot.
 func (t *table) hasFree(i uint64) bool {
-	if t.layout == SemiSorted {
+	switch {
+	case t.layout == SemiSorted:
 		return t.semiHasFree(i)
+	case t.f <= 16:
+		return t.freeMarks(t.narrowWord(i)) != 0
 	}
 	lo, hi := t.matches(i, 0)
 	return lo|hi != 0

@@ -1,6 +1,9 @@
 package cuckoo
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // The packed layout stores the four f-bit slots of a bucket back to back:
 // slot k of bucket i is bits [i*4f + k*f, i*4f + k*f + f) of the table. An
@@ -50,9 +53,50 @@ func (t *table) firstSlot(lo, hi uint64) uint64 {
 	return top + 1 - uint64(t.f)
 }
 
-// packedAdd stores fp in a free slot of bucket i, the lowest one, and
-// reports whether there was one.
+// narrowWord returns bucket i of a table with f <= 16, whose buckets are at
+// most 64 bits, in the low bits of a word (the bits above it are the next
+// bucket's): one load at the bucket's byte, and a shift by 4 bits where
+// buckets are not whole bytes.
+func (t *table) narrowWord(i uint64) uint64 {
+	if t.nibble {
+		p := i * uint64(t.bbits)
+		return load64At(t.data, p>>3) >> (p & 7)
+	}
+	return load64At(t.data, i*t.bbytes)
+}
+
+// freeMarks marks the empty slots of a packed bucket with f <= 16, given as
+// narrowWord: the top bit of the lowest empty slot's lane, exactly (the
+// (x - ones) &^ x test of anyZero), and perhaps of empty or full lanes
+// above it. Zero means the bucket is full.
+func (t *table) freeMarks(b uint64) uint64 { return (b - t.lanes.onesLo) &^ b & t.lanes.topsLo }
+
+// putFirst stores fp in the lowest slot marked in z of bucket i, a packed
+// bucket with f <= 16: a one-byte or two-byte store where slots are whole
+// bytes, a read-modify-write of the word that holds the slot otherwise.
+func (t *table) putFirst(i, z uint64, fp uint32) {
+	switch t.class {
+	case class8:
+		t.data[i*4+uint64(bits.TrailingZeros64(z)>>3)] = byte(fp)
+	case class16:
+		o := i*8 + uint64(bits.TrailingZeros64(z)>>4*2)
+		binary.LittleEndian.PutUint16(t.data[o:o+2], uint16(fp))
+	default:
+		t.setSlotAt(i*uint64(t.bbits)+t.firstSlot(z, 0), fp)
+	}
+}
+
+// packedAdd stores fp in the lowest free slot of bucket i and reports
+// whether there was one.
 func (t *table) packedAdd(i uint64, fp uint32) bool {
+	if t.f <= 16 {
+		z := t.freeMarks(t.narrowWord(i))
+		if z == 0 {
+			return false
+		}
+		t.putFirst(i, z, fp)
+		return true
+	}
 	lo, hi := t.matches(i, 0)
 	if lo|hi == 0 {
 		return false
@@ -63,23 +107,38 @@ func (t *table) packedAdd(i uint64, fp uint32) bool {
 
 // packedAdd2 stores fp in the lowest free slot of bucket i1, or failing that
 // of bucket i2, and reports whether either had one. Both buckets are read
-// before either is tested, so that their cache misses overlap.
+// before either is tested, so that their cache misses overlap, and the
+// choice between them is a conditional move, not a branch.
 func (t *table) packedAdd2(i1, i2 uint64, fp uint32) bool {
 	if t.f > 16 {
 		return t.packedAdd(i1, fp) || t.packedAdd(i2, fp)
 	}
-	p1, p2 := i1*uint64(t.bbits), i2*uint64(t.bbits)
-	z1 := t.lanes.zero64(load64At(t.data, p1>>3) >> (p1 & 7))
-	z2 := t.lanes.zero64(load64At(t.data, p2>>3) >> (p2 & 7))
-	p, z := p1, z1
+	z1 := t.freeMarks(t.narrowWord(i1))
+	z2 := t.freeMarks(t.narrowWord(i2))
+	i, z := i1, z1
 	if z1 == 0 {
-		p, z = p2, z2
+		i, z = i2, z2
 	}
 	if z == 0 {
 		return false
 	}
-	t.setSlotAt(p+t.firstSlot(z, 0), fp)
+	t.putFirst(i, z, fp)
 	return true
+}
+
+// packedSlots returns the four fingerprints of packed bucket i, in slot order.
+func (t *table) packedSlots(i uint64) (s [4]uint32) {
+	if t.f <= 16 {
+		b := t.narrowWord(i)
+		for k := range s {
+			s[k] = uint32(b>>(uint(k)*t.f)) & uint32(t.fpRange)
+		}
+		return s
+	}
+	for k := range s {
+		s[k] = t.slot(i, uint(k))
+	}
+	return s
 }
 
 // packedRemove clears the lowest slot of bucket i that holds fp and reports

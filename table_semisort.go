@@ -107,6 +107,15 @@ func (t *table) semiMatch64(b, bp, bl uint64) uint64 {
 	return t.semiLanes.zero64(b>>semiCodeBits^bl)&t.spread[prefix][0] | prefix&t.fourBitsOnly
 }
 
+// semiLows is the low parts of a bucket (given as narrowWord, f <= 16) xored
+// with bl, the broadcast low part of a fingerprint, with the top bit of
+// every lane whose prefix is not the fingerprint's (bp, broadcast) set: a
+// lane is zero exactly where the bucket holds the fingerprint, so anyZero
+// over the w-bit lanes tells whether it does.
+func (t *table) semiLows(b, bp, bl uint64) uint64 {
+	return b>>semiCodeBits ^ bl | t.spread[^semiPrefixMatch(b, bp)&0xf][0]
+}
+
 // semiSlots decodes bucket i: its four fingerprints in ascending order.
 func (t *table) semiSlots(i uint64) (s [4]uint32) {
 	blo, bhi := bucket128(t.data, i*uint64(t.bbits))

@@ -1,5 +1,7 @@
 package cuckoo
 
+import "unsafe"
+
 // View is a read-only filter that answers queries straight from an encoding
 // (see FORMAT.md), for example from a memory-mapped file, without copying
 // its table. It runs the same lookup code as a Filter, so it is as fast, and
@@ -13,9 +15,59 @@ package cuckoo
 // huge pages, which for a large mapped file is the mapper's choice
 // (madvise(MADV_HUGEPAGE) on Linux, where the file system supports it).
 type View[T Hashable] struct {
-	keyed[T]
-	r reader // keyed's reader, in the same allocation
+	r reader
 }
+
+// Hash returns the hash of key that the ...Hash methods take; see
+// Filter.Hash.
+func (v *View[T]) Hash(key T) uint64 { return v.r.hash(unsafe.Pointer(&key)) }
+
+// Contains reports whether key may be in the filter; see Filter.Contains.
+func (v *View[T]) Contains(key T) bool { return v.r.lookup(v.r.kind, unsafe.Pointer(&key)) }
+
+// ContainsHash is Contains for a key hashed with Hash.
+func (v *View[T]) ContainsHash(h uint64) bool { return v.r.lookup(kindHash, unsafe.Pointer(&h)) }
+
+// ContainsBatch answers Contains for every key; see Filter.ContainsBatch.
+func (v *View[T]) ContainsBatch(keys []T, found []bool) int { return containsKeys(&v.r, keys, found) }
+
+// ContainsHashBatch is ContainsBatch for keys hashed with Hash.
+func (v *View[T]) ContainsHashBatch(hashes []uint64, found []bool) int {
+	return containsBatch(&v.r.t, hashes, found)
+}
+
+// Count returns how many copies of key's fingerprint its two buckets hold;
+// see Filter.Count.
+func (v *View[T]) Count(key T) int { return v.r.countHash(v.Hash(key)) }
+
+// CountHash is Count for a key hashed with Hash.
+func (v *View[T]) CountHash(h uint64) int { return v.r.countHash(h) }
+
+// Len is the number of items stored.
+func (v *View[T]) Len() int { return v.r.count }
+
+// Capacity is the Capacity the filter was made for.
+func (v *View[T]) Capacity() int { return v.r.capacity }
+
+// Slots is the number of fingerprint slots: 4 per bucket.
+func (v *View[T]) Slots() int { return v.r.slots() }
+
+// LoadFactor is Len / Slots.
+func (v *View[T]) LoadFactor() float64 { return v.r.loadFactor() }
+
+// FingerprintBits is the fingerprint width in bits.
+func (v *View[T]) FingerprintBits() int { return int(v.r.t.f) }
+
+// Layout is the bucket encoding.
+func (v *View[T]) Layout() Layout { return v.r.t.layout }
+
+// SizeBytes is the size of the table in bytes, padding included: the part
+// of the encoding the View answers from.
+func (v *View[T]) SizeBytes() int { return len(v.r.t.data) }
+
+// EstimatedFalsePositiveRate is the expected false-positive rate of Contains
+// at the filter's load.
+func (v *View[T]) EstimatedFalsePositiveRate() float64 { return v.r.estimatedFPR() }
 
 // NewView checks data and returns a View that answers from it. data must be
 // exactly one encoding, as AppendBinary, MarshalBinary or WriteTo produce it,
@@ -44,7 +96,5 @@ func newView[T Hashable](data []byte, level decodeLevel) (*View[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &View[T]{r: decodedReader(&h, t)}
-	v.keyed = keyed[T]{&v.r, kindOf[T]()}
-	return v, nil
+	return &View[T]{r: decodedReader[T](&h, t)}, nil
 }

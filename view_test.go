@@ -21,7 +21,7 @@ func TestViewZeroCopy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if unsafe.SliceData(v.t.data) != &data[headerSize] || len(v.t.data) != len(f.t.data) {
+			if unsafe.SliceData(v.r.t.data) != &data[headerSize] || len(v.r.t.data) != len(f.c.t.data) {
 				t.Fatalf("offset %d: the view's table is not the encoding's table region", off)
 			}
 			keys := make([]uint64, 1500)

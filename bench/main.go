@@ -88,7 +88,9 @@ func main() {
 	flag.IntVar(&o.runs, "runs", 3, "times each timed loop runs; the median is reported")
 	flag.IntVar(&o.probeMax, "probe", 2_000_000, "most keys per timed lookup loop (and misses probed for the false-positive rate)")
 	seed := flag.Uint64("seed", 1, "seed of the key generator")
-	out := flag.String("out", ".", "directory for RESULTS.md and the SVG charts")
+	out := flag.String("out", "", "directory to write RESULTS.md and the SVG charts to (none: the report goes to stdout only)")
+	anchor := flag.String("anchor", "", "path of the C++ anchor's run script: time this library against it in alternating rounds instead")
+	rounds := flag.Int("rounds", 5, "rounds of the -anchor comparison")
 	memGiB := flag.Float64("memlimit", gib(memLimit), "refuse filters whose estimated heap exceeds this many GiB")
 	flag.Parse()
 	memLimit = int64(*memGiB * (1 << 30))
@@ -100,6 +102,13 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
+	}
+	if *anchor != "" {
+		if err := runAnchor(os.Stdout, *anchor, sizes, *rounds); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	command := strings.Join(append([]string{"cd bench && go run ."}, os.Args[1:]...), " ")
 
@@ -117,9 +126,12 @@ func main() {
 		}
 	}
 
-	files, err := writeCharts(results, *out)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench: charts:", err)
+	var files []string
+	if *out != "" {
+		files, err = writeCharts(results, *out)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench: charts:", err)
+		}
 	}
 	var charts []string
 	for _, f := range files {
@@ -128,6 +140,9 @@ func main() {
 	var md bytes.Buffer
 	writeReport(&md, results, command, time.Since(p.start), charts)
 	os.Stdout.Write(md.Bytes())
+	if *out == "" {
+		return
+	}
 	report := filepath.Join(*out, "RESULTS.md")
 	if werr := os.WriteFile(report, md.Bytes(), 0o644); werr != nil {
 		fmt.Fprintln(os.Stderr, "bench:", werr)
