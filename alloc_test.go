@@ -53,6 +53,8 @@ func testAllocs[T Hashable](t *testing.T, layout Layout, key func(int) T) {
 		"ContainsBatch":     func() { f.ContainsBatch(keys, found) },
 		"ContainsHashBatch": func() { f.ContainsHashBatch(hashes, found) },
 		"InsertMany":        func() { _ = f.Insert(next()); _ = f.Insert(next()); _ = f.Insert(next()) },
+		"InsertBatch":       func() { j := i % n; i++; _, _ = f.InsertBatch(keys[j : j+300]) },
+		"InsertHashBatch":   func() { j := i % n; i++; _, _ = f.InsertHashBatch(hashes[j : j+300]) },
 	}
 	for name, op := range ops {
 		if a := testing.AllocsPerRun(500, op); a != 0 {

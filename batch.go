@@ -30,16 +30,69 @@ func containsKeys[T Hashable](c *reader, keys []T, found []bool) int {
 	n := 0
 	for off := 0; off < len(keys); off += hashBlock {
 		chunk := keys[off:min(off+hashBlock, len(keys))]
-		if c.kind == kindInt { // 8-byte integers: hashed several at a time
-			hashBatch(&c.h, unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(chunk))), len(chunk)), hs[:])
-		} else {
-			for i := range chunk {
-				hs[i] = c.hash(unsafe.Pointer(&chunk[i]))
-			}
-		}
+		hashKeys(c, chunk, hs[:])
 		n += containsBatch(&c.t, hs[:len(chunk)], window(found, off))
 	}
 	return n
+}
+
+// hashKeys sets out[i] to the hash of keys[i]; out is at least as long as
+// keys.
+func hashKeys[T Hashable](c *reader, keys []T, out []uint64) {
+	if c.kind == kindInt { // 8-byte integers: hashed several at a time
+		hashBatch(&c.h, unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(keys))), len(keys)), out)
+		return
+	}
+	for i := range keys {
+		out[i] = c.hash(unsafe.Pointer(&keys[i]))
+	}
+}
+
+// InsertBatch inserts keys in order, as a loop of Insert would, with the
+// same result: it returns len(keys) and nil, or the number inserted before
+// the first key whose insert failed and that insert's error (ErrFull or
+// ErrTooManyDuplicates), which leaves the filter as the failed Insert would.
+// The keys after it are not inserted.
+//
+// A batch hashes a block of keys and fetches the buckets of the keys ahead
+// while it inserts, so that an insert rarely waits for memory: in a large
+// filter it is much faster per key than a loop of Insert (README,
+// "Performance").
+func (f *Filter[T]) InsertBatch(keys []T) (int, error) {
+	var hs [hashBlock]uint64
+	n := 0
+	for off := 0; off < len(keys); off += hashBlock {
+		chunk := keys[off:min(off+hashBlock, len(keys))]
+		hashKeys(&f.c.reader, chunk, hs[:])
+		k, err := f.c.insertHashes(hs[:len(chunk)])
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// InsertHashBatch is InsertBatch for keys hashed with Hash.
+func (f *Filter[T]) InsertHashBatch(hashes []uint64) (int, error) { return f.c.insertHashes(hashes) }
+
+// insertHashes inserts hs in order and returns how many went in, stopping
+// at the first error. While it inserts a chunk of keys it has the buckets
+// of the next chunk fetched.
+func (c *core) insertHashes(hs []uint64) (int, error) {
+	prefetchBuckets(&c.t, hs[:min(len(hs), batchChunk)])
+	for off := 0; off < len(hs); off += batchChunk {
+		end := min(off+batchChunk, len(hs))
+		if end < len(hs) {
+			prefetchBuckets(&c.t, hs[end:min(end+batchChunk, len(hs))])
+		}
+		for i, h := range hs[off:end] {
+			if err := c.insertHash(h); err != nil {
+				return off + i, err
+			}
+		}
+	}
+	return len(hs), nil
 }
 
 // window is found[off:], or nil when off is past its end.

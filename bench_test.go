@@ -108,16 +108,37 @@ func BenchmarkInsert(b *testing.B) {
 		for _, n := range benchSizes {
 			b.Run(fmt.Sprintf("%v/uint64/%s", layout, sizeName(n)), func(b *testing.B) {
 				// Fills filters to capacity over and over: the time per key
-				// includes the displacements near full load.
+				// includes the displacements near full load. Each op is a
+				// batch of keys, inserted by a loop of Insert (op=loop) or
+				// by InsertBatch (op=batch); compare with benchstat -col /op.
 				f := mustNew[uint64](b, Config{Capacity: n, Layout: layout})
 				keys := benchKeys[uint64](n, 0)
-				for i := 0; b.Loop(); i++ {
-					if i%n == 0 {
+				const batch = 1024
+				for _, op := range []string{"loop", "batch"} {
+					b.Run("op="+op, func(b *testing.B) {
 						f.Reset()
-					}
-					if err := f.Insert(keys[i%n]); err != nil {
-						b.Fatal(err)
-					}
+						off := 0
+						for b.Loop() {
+							if off+batch > n {
+								f.Reset()
+								off = 0
+							}
+							chunk := keys[off : off+batch]
+							off += batch
+							if op == "batch" {
+								if _, err := f.InsertBatch(chunk); err != nil {
+									b.Fatal(err)
+								}
+								continue
+							}
+							for _, k := range chunk {
+								if err := f.Insert(k); err != nil {
+									b.Fatal(err)
+								}
+							}
+						}
+						b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/key")
+					})
 				}
 			})
 		}

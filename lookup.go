@@ -115,6 +115,18 @@ func containsBatch(t *table, hs []uint64, found []bool) int {
 	return containsBatchGeneric(t, hs, found)
 }
 
+// prefetchBuckets brings both buckets of every hash in hs (at most
+// batchChunk) into the cache without waiting for them: with the assembly
+// locating pass, which prefetches, where the CPU has it; otherwise with
+// ordinary loads, which the core overlaps as far as its window allows.
+func prefetchBuckets(t *table, hs []uint64) {
+	if haveAsm && useBatchAsm && t.m < 1<<32 {
+		prefetchBucketsAsm(t, hs)
+		return
+	}
+	touchBuckets(t, hs)
+}
+
 // hashBatch sets out[i] = h.u64(keys[i]) for every key; out is at least as
 // long as keys.
 func hashBatch(h *hasher, keys []uint64, out []uint64) {

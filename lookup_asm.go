@@ -49,6 +49,13 @@ func containsBatchAsm(t *table, hs []uint64, found []bool) int {
 	return n
 }
 
+// prefetchBucketsAsm is prefetchBuckets with the locating pass, whose
+// results it drops: only its prefetches are wanted.
+func prefetchBucketsAsm(t *table, hs []uint64) {
+	var s probeScratch
+	locatePacked(t, hs, &s)
+}
+
 // probeLocated tests a located chunk of len(found) keys, writes found and
 // returns how many were found.
 func probeLocated(t *table, s *probeScratch, found []bool) int {

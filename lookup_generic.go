@@ -1,6 +1,9 @@
 package cuckoo
 
-import "math/bits"
+import (
+	"math/bits"
+	"runtime"
+)
 
 // The generic probes are the reference for every other implementation and
 // compile on every platform. They test the four slots of both buckets at
@@ -81,6 +84,18 @@ func containsBatchGeneric(t *table, hs []uint64, found []bool) int {
 		n += containsChunk(t, hs[off:min(off+batchChunk, len(hs))], window(found, off))
 	}
 	return n
+}
+
+// touchBuckets loads a byte of both buckets of every hash in hs, so that
+// their cache lines arrive while the caller works on something else.
+func touchBuckets(t *table, hs []uint64) {
+	var x uint64
+	bb := uint64(t.bbits)
+	for _, h := range hs {
+		fp, i1 := t.locate(h)
+		x += uint64(t.data[i1*bb>>3]) + uint64(t.data[t.alt(i1, fp)*bb>>3])
+	}
+	runtime.KeepAlive(x) // the loads are the point: keep them
 }
 
 // containsChunk probes up to batchChunk hashes in two passes: the first

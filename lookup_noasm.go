@@ -19,4 +19,6 @@ func containsBatchAsm(t *table, hs []uint64, found []bool) int {
 	return containsBatchGeneric(t, hs, found)
 }
 
+func prefetchBucketsAsm(t *table, hs []uint64) { touchBuckets(t, hs) }
+
 func hashBatchAsm(h *hasher, keys []uint64, out []uint64) { hashBatchGeneric(h, keys, out) }

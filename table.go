@@ -212,7 +212,7 @@ func (t *table) add(i uint64, fp uint32) bool {
 // bucket i2, and reports whether either had one.
 func (t *table) add2(i1, i2 uint64, fp uint32) bool {
 	if t.layout == SemiSorted {
-		return t.semiAdd(i1, fp) || t.semiAdd(i2, fp)
+		return t.semiAdd2(i1, i2, fp)
 	}
 	return t.packedAdd2(i1, i2, fp)
 }

@@ -24,11 +24,13 @@ const (
 // 8 KiB, shared by every filter.
 var semiDecode [1 << semiCodeBits]uint16
 
-// semiChoose[k][n] is C(n, k+1), for the combinatorial number system.
-var semiChoose [4][20]uint16
+// semiChoose[k][n] is C(n, k+1), for the combinatorial number system. Only
+// n < 19 is used; the rows are 32 long so that an index masked to 5 bits
+// needs no bounds check.
+var semiChoose [4][32]uint16
 
 func init() {
-	for n := range 20 {
+	for n := range 19 {
 		c := uint64(1)
 		for k := range 4 {
 			c = c * uint64(n-k) / uint64(k+1) // C(n, k+1), 0 once k >= n
@@ -50,7 +52,7 @@ func init() {
 // strictly increasing sequence (a, b+1, c+2, d+3) in the combinatorial number
 // system, which numbers the 3876 multisets 0..3875 with no gaps.
 func semiEncode(a, b, c, d uint32) uint16 {
-	return semiChoose[0][a] + semiChoose[1][b+1] + semiChoose[2][c+2] + semiChoose[3][d+3]
+	return semiChoose[0][a&31] + semiChoose[1][(b+1)&31] + semiChoose[2][(c+2)&31] + semiChoose[3][(d+3)&31]
 }
 
 // semiSpread maps each 4-bit mask of slots to the top bits of those slots'
@@ -117,8 +119,28 @@ func (t *table) semiLows(b, bp, bl uint64) uint64 {
 }
 
 // semiSlots decodes bucket i: its four fingerprints in ascending order.
-func (t *table) semiSlots(i uint64) (s [4]uint32) {
-	blo, bhi := bucket128(t.data, i*uint64(t.bbits))
+func (t *table) semiSlots(i uint64) [4]uint32 {
+	if t.f <= 16 { // one load holds the bucket
+		return t.semiNarrowSlots(t.narrowWord(i))
+	}
+	return t.semiSlotsOf(bucket128(t.data, i*uint64(t.bbits)))
+}
+
+// semiNarrowSlots is semiSlotsOf for f <= 16, where the code and the four
+// low parts, 12 + 4w <= 60 bits, are in one word b.
+func (t *table) semiNarrowSlots(b uint64) [4]uint32 {
+	nib := uint32(semiDecode[b&(1<<semiCodeBits-1)])
+	lows, w, mask := b>>semiCodeBits, t.w, t.lowMask
+	return [4]uint32{
+		nib&0xf<<w | uint32(lows)&mask,
+		nib>>4&0xf<<w | uint32(lows>>w)&mask,
+		nib>>8&0xf<<w | uint32(lows>>(2*w))&mask,
+		nib>>12<<w | uint32(lows>>(3*w))&mask,
+	}
+}
+
+// semiSlotsOf decodes a bucket given as a 128-bit value (lo, hi).
+func (t *table) semiSlotsOf(blo, bhi uint64) (s [4]uint32) {
 	nib := uint32(semiDecode[blo&(1<<semiCodeBits-1)])
 	lows := blo>>semiCodeBits | bhi<<(64-semiCodeBits) // low parts of slots 0..3 while 4w <= 64
 	for k := uint(0); k < slotsPerBucket; k++ {
@@ -139,19 +161,55 @@ func bits128(lo, hi uint64, pos uint) uint64 {
 	return lo>>pos | hi<<(64-pos)
 }
 
-// semiHasFree reports whether bucket i has an empty slot: its smallest
-// fingerprint, slot 0, is 0.
+// semiHasFree reports whether bucket i has an empty slot.
 func (t *table) semiHasFree(i uint64) bool {
 	p := i * uint64(t.bbits)
-	b := load64(t.data, p>>3) >> (p & 7) // the code and slot 0's low part
+	return t.semiFree(load64At(t.data, p>>3) >> (p & 7))
+}
+
+// semiFree reports whether a bucket, given from its first bit on (the code
+// and slot 0's low part suffice), has an empty slot: its smallest
+// fingerprint, slot 0, is 0.
+func (t *table) semiFree(b uint64) bool {
 	return semiDecode[b&(1<<semiCodeBits-1)]&0xf == 0 && uint32(b>>semiCodeBits)&t.lowMask == 0
+}
+
+// semiAdd2 stores fp in bucket i1 if it has an empty slot, else in bucket
+// i2 if that has one, and reports whether either had. Both buckets are
+// read before either is tested, so that their cache misses overlap.
+func (t *table) semiAdd2(i1, i2 uint64, fp uint32) bool {
+	if t.f > 16 {
+		return t.semiAdd(i1, fp) || t.semiAdd(i2, fp)
+	}
+	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
+	i, b := i1, b1
+	if !t.semiFree(b1) {
+		i, b = i2, b2
+		if !t.semiFree(b2) {
+			return false
+		}
+	}
+	s := t.semiNarrowSlots(b)
+	s[0] = fp
+	t.semiWrite(i, s)
+	return true
 }
 
 // semiWrite sorts s and stores it as bucket i, leaving every other bit of
 // the table as it was.
 func (t *table) semiWrite(i uint64, s [4]uint32) {
-	sort4(&s)
+	s = sort4(s)
 	lo := uint64(semiEncode(s[0]>>t.w, s[1]>>t.w, s[2]>>t.w, s[3]>>t.w))
+	if t.f <= 16 { // 12 + 4w <= 60 bits: one word, one read-modify-write
+		w, mask := t.w, t.lowMask
+		lo |= uint64(s[0]&mask)<<semiCodeBits | uint64(s[1]&mask)<<(semiCodeBits+w) |
+			uint64(s[2]&mask)<<(semiCodeBits+2*w) | uint64(s[3]&mask)<<(semiCodeBits+3*w)
+		p := i * uint64(t.bbits)
+		o, sh := p>>3, p&7
+		bucket := (uint64(1)<<t.bbits - 1) << sh
+		store64(t.data, o, load64(t.data, o)&^bucket|lo<<sh)
+		return
+	}
 	var hi uint64
 	for k := uint(0); k < slotsPerBucket; k++ {
 		v, pos := uint64(s[k]&t.lowMask), semiCodeBits+k*t.w
@@ -184,18 +242,17 @@ func (t *table) writeBucket(i uint64, lo, hi uint64) {
 	store64(t.data, o+8, load64(t.data, o+8)&^mhi|hi&mhi)
 }
 
-// sort4 sorts four values with a five-comparator network.
-func sort4(s *[4]uint32) {
-	cs := func(a, b int) {
-		if s[a] > s[b] {
-			s[a], s[b] = s[b], s[a]
-		}
-	}
-	cs(0, 1)
-	cs(2, 3)
-	cs(0, 2)
-	cs(1, 3)
-	cs(1, 2)
+// sort4 sorts four values with a five-comparator network of min and max,
+// which compile to conditional moves: the order of fingerprints is random,
+// and branches on it would be mispredicted half the time.
+func sort4(s [4]uint32) [4]uint32 {
+	a, b, c, d := s[0], s[1], s[2], s[3]
+	a, b = min(a, b), max(a, b)
+	c, d = min(c, d), max(c, d)
+	a, c = min(a, c), max(a, c)
+	b, d = min(b, d), max(b, d)
+	b, c = min(b, c), max(b, c)
+	return [4]uint32{a, b, c, d}
 }
 
 // semiValid reports whether bucket i is a valid encoding: a code below 3876
@@ -238,7 +295,7 @@ func (t *table) semiSwap(i uint64, k uint, fp uint32) (old uint32, at uint) {
 	s := t.semiSlots(i)
 	old, s[k] = s[k], fp
 	t.semiWrite(i, s)
-	sort4(&s)
+	s = sort4(s)
 	for at = 0; s[at] != fp; at++ {
 	}
 	return old, at

@@ -54,7 +54,7 @@ func TestSemiBucketsEveryWidth(t *testing.T) {
 						for k, p := range [4]uint32{a, b, c, d} {
 							want[k] = p<<tb.w | uint32(r.Uint64())&tb.lowMask
 						}
-						sort4(&want)
+						want = sort4(want)
 						before := bytes.Clone(tb.data)
 						tb.semiWrite(i, [4]uint32{want[2], want[0], want[3], want[1]})
 						if got := tb.semiSlots(i); got != want {

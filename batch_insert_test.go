@@ -1,0 +1,85 @@
+package cuckoo
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+// TestInsertBatchLikeLoop checks that InsertBatch and InsertHashBatch leave
+// a filter byte for byte as a loop of Insert does, and stop where it first
+// fails with the same error: at capacity and beyond (ErrFull), and on a key
+// repeated past what its buckets hold (ErrTooManyDuplicates), for both
+// layouts, several widths and every implementation.
+func TestInsertBatchLikeLoop(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		forEachImpl(t, func(t *testing.T) {
+			for _, bits := range []int{4, 8, 11, 13, 16, 17, 32} {
+				cfg := Config{Capacity: 3000, FingerprintBits: bits, Layout: layout, Seed: uint64(bits)}
+				keys := make([]uint64, 2*cfg.Capacity) // past what fits: the loop meets ErrFull
+				for i := range keys {
+					keys[i] = uint64(i) * 0x9e3779b97f4a7c15
+				}
+				dup := append(keys[:100:100], make([]uint64, 20)...) // 20 copies of 0 after 100 keys
+				for _, c := range []struct {
+					name string
+					keys []uint64
+				}{{"overfill", keys}, {"duplicates", dup}} {
+					loop := mustNew[uint64](t, cfg)
+					want, wantErr := len(c.keys), error(nil)
+					for i, k := range c.keys {
+						if err := loop.Insert(k); err != nil {
+							want, wantErr = i, err
+							break
+						}
+					}
+					if c.name == "overfill" && !errors.Is(wantErr, ErrFull) || c.name == "duplicates" && !errors.Is(wantErr, ErrTooManyDuplicates) {
+						t.Fatalf("f=%d %s: the loop stopped at %d with %v; the test needs a failure", bits, c.name, want, wantErr)
+					}
+					batch := mustNew[uint64](t, cfg)
+					n, err := batch.InsertBatch(c.keys)
+					hashed := mustNew[uint64](t, cfg)
+					hs := make([]uint64, len(c.keys))
+					for i, k := range c.keys {
+						hs[i] = hashed.Hash(k)
+					}
+					hn, herr := hashed.InsertHashBatch(hs)
+					for _, r := range []struct {
+						name string
+						f    *Filter[uint64]
+						n    int
+						err  error
+					}{{"InsertBatch", batch, n, err}, {"InsertHashBatch", hashed, hn, herr}} {
+						if r.n != want || !errors.Is(r.err, wantErr) || (r.err == nil) != (wantErr == nil) {
+							t.Fatalf("f=%d %s %s: (%d, %v), the loop (%d, %v)", bits, c.name, r.name, r.n, r.err, want, wantErr)
+						}
+						if r.f.Len() != loop.Len() || !bytes.Equal(r.f.c.t.data, loop.c.t.data) || r.f.c.rng != loop.c.rng {
+							t.Fatalf("f=%d %s %s: the table differs from the loop's", bits, c.name, r.name)
+						}
+					}
+				}
+			}
+		})
+	})
+}
+
+// TestInsertBatchStrings runs InsertBatch on keys that are hashed one by one
+// (strings), across a hash block boundary.
+func TestInsertBatchStrings(t *testing.T) {
+	keys := make([]string, 3*hashBlock+7)
+	for i := range keys {
+		keys[i] = string(rune('a'+i%26)) + string(rune(i))
+	}
+	f := mustNew[string](t, Config{Capacity: len(keys)})
+	if n, err := f.InsertBatch(keys); n != len(keys) || err != nil {
+		t.Fatalf("InsertBatch: %d, %v", n, err)
+	}
+	for _, k := range keys {
+		if !f.Contains(k) {
+			t.Fatalf("%q lost", k)
+		}
+	}
+	if n, err := f.InsertBatch(nil); n != 0 || err != nil {
+		t.Fatalf("empty batch: %d, %v", n, err)
+	}
+}
