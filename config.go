@@ -59,6 +59,19 @@ type Config struct {
 	// up with ErrFull (and undoes them). 0 means DefaultMaxKicks; at most
 	// MaxMaxKicks.
 	MaxKicks int
+
+	// MaxCapacity makes the filter growable: it starts with the table for
+	// about Capacity items and doubles it, without the keys, whenever it is
+	// full, until it holds MaxCapacity. Inserting MaxCapacity distinct keys
+	// into a new filter succeeds, and the false-positive rate stays at most
+	// the configured one at every size. Slots carry the bits later doublings
+	// need, so a growable filter takes more bytes per item than a fixed one
+	// until it has grown (about (f+d)/f times, d the doublings left); grown
+	// to MaxCapacity it is the size of a fixed filter for MaxCapacity. Each
+	// doubling needs one bit beside the fingerprint while the filter is
+	// small: FingerprintBits plus the doublings from Capacity to MaxCapacity
+	// must be at most 32. 0, or Capacity, makes a fixed filter.
+	MaxCapacity int
 }
 
 const (
@@ -78,12 +91,14 @@ const (
 
 // params is a validated Config.
 type params struct {
-	capacity int
-	f        uint
-	m        uint64
-	layout   Layout
-	seed     uint64
-	maxKicks int
+	capacity    int
+	maxCapacity int // = capacity for a fixed filter
+	f           uint
+	m           uint64 // buckets: of a fixed table; of a growable one at stage 0
+	g           uint   // doublings a growable table has (growth.go); 0 for a fixed one
+	layout      Layout
+	seed        uint64
+	maxKicks    int
 }
 
 func invalid(field, format string, args ...any) error {
@@ -135,8 +150,48 @@ func (c Config) resolve() (params, error) {
 	if tableBytes(m, bucketBits(p.layout, p.f)) > math.MaxInt {
 		return p, invalid("Capacity", "%d needs a table larger than this platform can address", c.Capacity)
 	}
-	p.m = m
+	p.m, p.maxCapacity = m, c.Capacity
+	if c.MaxCapacity != 0 && c.MaxCapacity != c.Capacity {
+		return p, p.growable(c.MaxCapacity)
+	}
 	return p, nil
+}
+
+// minBaseBuckets is the fewest buckets a growable table starts with: its
+// final bucket count is a multiple of that first one, so a small first
+// table would round the final one up by much.
+const minBaseBuckets = 16
+
+// growable sets p up for a growable filter of maxCap items: the final table
+// is the one maxCap needs; the first is that one halved as often as leaves
+// at least the buckets Capacity needs (and minBaseBuckets), rounded up to an
+// even count, which is then doubled back.
+func (p *params) growable(maxCap int) error {
+	if maxCap < p.capacity {
+		return invalid("MaxCapacity", "%d is below Capacity %d (0 means a fixed filter)", maxCap, p.capacity)
+	}
+	final, ok := bucketsFor(maxCap, p.f)
+	if !ok {
+		return invalid("MaxCapacity", "%d is too large for %d-bit fingerprints (at most %d)", maxCap, p.f, maxCapacity(p.f))
+	}
+	g := uint(0)
+	for final>>(g+1) >= max(p.m, minBaseBuckets) {
+		g++
+	}
+	if p.f+g > maxFingerprintBits {
+		return invalid("MaxCapacity", "%d is 2^%d times Capacity %d; with %d-bit fingerprints a filter can double at most %d times",
+			maxCap, g, p.capacity, p.f, maxFingerprintBits-p.f)
+	}
+	m0 := (final + 1<<g - 1) >> g
+	m0 += m0 & 1
+	if m0<<g > maxBuckets || tableBytes(m0<<g, bucketBits(p.layout, p.f)) > math.MaxInt {
+		return invalid("MaxCapacity", "%d needs a table larger than this platform can address", maxCap)
+	}
+	p.m, p.g, p.maxCapacity = m0, g, maxCap
+	if g == 0 { // no room to double: a fixed filter for maxCap
+		p.m, p.capacity = final, maxCap
+	}
+	return nil
 }
 
 // targetLoad is the fraction of the slots that Capacity fills, by

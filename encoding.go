@@ -191,7 +191,7 @@ func decode(data []byte, kind keyKind, level decodeLevel) (header, table, error)
 	case h.capacity > math.MaxInt || h.m*slotsPerBucket > math.MaxInt:
 		return h, table{}, formatErr(ErrIncompatible, "capacity %d or %d slots too large for this platform", h.capacity, h.m*slotsPerBucket)
 	}
-	t := tableShape(h.m, h.f, h.layout)
+	t := tableShape(h.m, h.f, 0, 0, h.layout)
 	t.data = data[headerSize:end:end]
 	if level == checkAll {
 		if err := t.checkStructure(h.count); err != nil {
@@ -244,6 +244,10 @@ func (k keyKind) familyName() string {
 // errZeroFilter is returned by the encoding methods of a zero Filter.
 var errZeroFilter = formatErr(ErrIncompatible, "the zero Filter holds no table; make filters with New or UnmarshalBinary")
 
+// errGrowable is returned by the encoding methods of a growable filter,
+// which format version 1 cannot describe.
+var errGrowable = formatErr(ErrIncompatible, "a growable filter (Config.MaxCapacity) has no version 1 encoding")
+
 // header describes the filter for its encoding.
 func (f *Filter[T]) header() header {
 	t := &f.c.t
@@ -279,6 +283,9 @@ func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
 	if f.c.t.data == nil {
 		return b, errZeroFilter
 	}
+	if f.c.t.g > 0 {
+		return b, errGrowable
+	}
 	h := f.header()
 	var hb [headerSize]byte
 	h.put(&hb)
@@ -294,6 +301,9 @@ func (f *Filter[T]) MarshalBinary() ([]byte, error) {
 	if f.c.t.data == nil {
 		return nil, errZeroFilter
 	}
+	if f.c.t.g > 0 {
+		return nil, errGrowable
+	}
 	return f.AppendBinary(make([]byte, 0, f.EncodedSize()))
 }
 
@@ -302,6 +312,9 @@ func (f *Filter[T]) MarshalBinary() ([]byte, error) {
 func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 	if f.c.t.data == nil {
 		return 0, errZeroFilter
+	}
+	if f.c.t.g > 0 {
+		return 0, errGrowable
 	}
 	h := f.header()
 	var hb [headerSize]byte
@@ -423,5 +436,6 @@ func (f *Filter[T]) load(h *header, t table) {
 
 // decodedReader is the reader of a decoded filter of keys of type T.
 func decodedReader[T Hashable](h *header, t table) reader {
-	return reader{t: t, h: newHasher(h.seed), kind: kindOf[T](), count: int(h.count), capacity: int(h.capacity)}
+	return reader{t: t, h: newHasher(h.seed), kind: kindOf[T](), count: int(h.count), capacity: int(h.capacity),
+		maxCapacity: int(h.capacity)}
 }

@@ -23,11 +23,12 @@ type Filter[T Hashable] struct {
 // reader is what answering queries needs; Filter and View share it, so both
 // take the same lookup code.
 type reader struct {
-	h        hasher
-	kind     keyKind // how keys of the filter's type are hashed
-	t        table
-	count    int
-	capacity int
+	h           hasher
+	kind        keyKind // how keys of the filter's type are hashed
+	t           table
+	count       int
+	capacity    int
+	maxCapacity int // = capacity for a fixed filter
 }
 
 // core is a filter's whole state: its reader and what modifying needs.
@@ -51,7 +52,8 @@ func New[T Hashable](cfg Config) (*Filter[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	r := reader{t: newTable(p.m, p.f, p.layout), h: newHasher(p.seed), kind: kindOf[T](), capacity: p.capacity}
+	r := reader{t: newStage(p.m, p.f, p.g, 0, p.layout), h: newHasher(p.seed), kind: kindOf[T](),
+		capacity: p.capacity, maxCapacity: p.maxCapacity}
 	return &Filter[T]{c: newCore(r, p.maxKicks)}, nil
 }
 
@@ -118,7 +120,8 @@ func (f *Filter[T]) Delete(key T) bool { return f.c.delete(f.Hash(key)) }
 func (f *Filter[T]) DeleteHash(h uint64) bool { return f.c.delete(h) }
 
 // Reset empties the filter and restarts its displacement PRNG, so that the
-// same operations give the same table as on a new filter.
+// same operations give the same table as on a new filter. A growable filter
+// that has grown returns to its first table, which Reset allocates.
 func (f *Filter[T]) Reset() { f.c.reset() }
 
 // Len is the number of items stored.
@@ -126,6 +129,10 @@ func (f *Filter[T]) Len() int { return f.c.count }
 
 // Capacity is the Capacity the filter was made for.
 func (f *Filter[T]) Capacity() int { return f.c.capacity }
+
+// MaxCapacity is the most items the filter takes: Config.MaxCapacity for a
+// growable filter, Capacity for a fixed one.
+func (f *Filter[T]) MaxCapacity() int { return f.c.maxCapacity }
 
 // Slots is the number of fingerprint slots: 4 per bucket.
 func (f *Filter[T]) Slots() int { return f.c.slots() }
@@ -155,10 +162,7 @@ func (c *reader) hash(p unsafe.Pointer) uint64 {
 	return c.h.key(c.kind, p)
 }
 
-func (c *reader) countHash(h uint64) int {
-	fp, i1 := c.t.locate(h)
-	return c.t.countMatches(i1, c.t.alt(i1, fp), fp)
-}
+func (c *reader) countHash(h uint64) int { return c.t.countMatches(c.t.place(h)) }
 
 func (c *reader) slots() int { return int(c.t.m) * slotsPerBucket }
 
@@ -167,30 +171,82 @@ func (c *reader) loadFactor() float64 { return float64(c.count) / float64(c.slot
 func (c *reader) estimatedFPR() float64 { return falsePositiveRate(c.t.f, c.loadFactor()) }
 
 // insert adds the key of kind k at p (a hash for kindHash).
+//
+// Its first part is the common case of a fixed packed table with f <= 16
+// and a free slot in one of the key's buckets, in one function: both
+// buckets read before either is tested, the bucket chosen by a conditional
+// move, the slot written in place.
 func (c *core) insert(k keyKind, p unsafe.Pointer) error {
-	fp, i1 := c.t.locate(c.h.key(k, p))
-	i2 := c.t.alt(i1, fp)
-	if c.t.add2(i1, i2, fp) {
+	h := c.h.key(k, p)
+	t := &c.t
+	if t.g == 0 && t.layout == Packed && t.f <= 16 {
+		fp, i1 := t.locate(h)
+		i2 := t.alt(i1, fp)
+		z1 := t.freeMarks(t.narrowWord(i1))
+		z2 := t.freeMarks(t.narrowWord(i2))
+		i, z := i1, z1
+		if z1 == 0 {
+			i, z = i2, z2
+		}
+		if z != 0 {
+			t.setSlotAt(i*uint64(t.bbits)+t.firstSlot(z, 0), fp)
+			c.count++
+			return nil
+		}
+	}
+	return c.insertSlow(h)
+}
+
+// insertSlow is insert for everything but the common case: a full pair of
+// buckets; the other layouts and widths; a growable filter, which doubles
+// first when it holds as many items as its stage is made for, and again
+// when an insert fails (ErrFull, undone) while it can double. Only a
+// filter that cannot double any more returns ErrFull. ErrTooManyDuplicates
+// is returned before any doubling, so the filter is then unchanged: a
+// doubling keeps the copies of a key together, so it would not help.
+func (c *core) insertSlow(h uint64) error {
+	if c.t.canGrow() && c.count >= c.t.stageCapacity() {
+		if c.t.countMatches(c.t.place(h)) == 2*slotsPerBucket {
+			return ErrTooManyDuplicates
+		}
+		c.grow()
+	}
+	for {
+		err := c.insertAt(c.t.place(h))
+		if err != ErrFull || !c.t.canGrow() {
+			return err
+		}
+		c.grow()
+	}
+}
+
+// insertAt adds a key that bucket i1 would hold as v1 and bucket i2 as v2.
+// After an error the table is exactly as it was.
+func (c *core) insertAt(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
+	if c.t.add2(i1, v1, i2, v2) {
 		c.count++
 		return nil
 	}
-	// Both buckets are full. If they hold nothing but fp, no displacement
-	// can help: fp can only ever live in these two buckets.
-	if c.t.countMatches(i1, i2, fp) == 2*slotsPerBucket {
+	// Both buckets are full. If they hold nothing but the key's fingerprint,
+	// no displacement can help: it can only ever live in these two buckets.
+	if c.t.countMatches(i1, v1, i2, v2) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates
 	}
-	if !c.kick(fp, i1, i2) {
+	if !c.kick(i1, v1, i2, v2) {
 		return ErrFull
 	}
 	c.count++
 	return nil
 }
 
+// grow doubles a growable filter's table (growth.go).
+func (c *core) grow() { c.t = c.t.double() }
+
 func (c *core) insertHash(h uint64) error { return c.insert(kindHash, unsafe.Pointer(&h)) }
 
 func (c *core) delete(h uint64) bool {
-	fp, i1 := c.t.locate(h)
-	if c.t.remove(i1, fp) || c.t.remove(c.t.alt(i1, fp), fp) {
+	i1, v1, i2, v2 := c.t.place(h)
+	if c.t.remove(i1, v1) || c.t.remove(i2, v2) {
 		c.count--
 		return true
 	}
@@ -198,7 +254,11 @@ func (c *core) delete(h uint64) bool {
 }
 
 func (c *core) reset() {
-	clear(c.t.data)
+	if c.t.k > 0 { // a grown table: back to the first stage, as New made it
+		c.t = newStage(c.t.m0, c.t.fbits, c.t.g, 0, c.t.layout)
+	} else {
+		clear(c.t.data)
+	}
 	c.count = 0
 	c.rng = c.h.seed
 }

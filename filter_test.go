@@ -99,7 +99,7 @@ func runModel(t *testing.T, cfg Config, ops int, seed uint64) {
 	m := model{}
 	r := newRand(seed)
 	var stored []uint64 // hashes in m, with repeats, for picking deletes
-	keySpace := uint64(cfg.Capacity) * 2
+	keySpace := uint64(max(cfg.Capacity, cfg.MaxCapacity)) * 2
 	for op := range ops {
 		switch x := r.IntN(100); {
 		case x < 55: // insert; the key space makes duplicates and overfill common

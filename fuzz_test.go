@@ -15,12 +15,14 @@ func FuzzOperations(f *testing.F) {
 	f.Add(uint8(4), uint8(1), bytes.Repeat([]byte{0, 7, 7}, 20))
 	f.Add(uint8(32), uint8(0), []byte{0, 1, 1, 0, 2, 2, 4, 0, 0, 0, 3, 3})
 	f.Fuzz(func(t *testing.T, bits, layout uint8, ops []byte) {
+		capacity := 1 + int(bits)%40
 		fuzzOperations(t, Config{
-			Capacity:        1 + int(bits)%40,
+			Capacity:        capacity,
 			FingerprintBits: 4 + int(bits)%29,
 			Layout:          layouts[int(layout)%len(layouts)],
 			Seed:            uint64(bits),
 			MaxKicks:        1 + int(layout)%64,
+			MaxCapacity:     capacity << (int(layout) / 2 % 8), // growable from layout 4 on
 		}, ops)
 	})
 }

@@ -27,7 +27,7 @@ func mustNew[T Hashable](tb testing.TB, cfg Config) *Filter[T] {
 
 // hashFor returns a hash that locate maps to bucket i and fingerprint fp.
 func hashFor(t *table, i uint64, fp uint32) uint64 {
-	hi := (i<<32 + t.m - 1) / t.m                        // smallest x with x*m>>32 == i
+	hi := (i<<32 + t.m0 - 1) / t.m0                      // smallest x with x*m0>>32 == i
 	lo := (uint64(fp-1)<<32 + t.fpRange - 1) / t.fpRange // smallest y with y*fpRange>>32 == fp-1
 	return hi<<32 | lo
 }

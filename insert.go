@@ -4,10 +4,11 @@ package cuckoo
 // stack; longer MaxKicks use a buffer allocated with the filter.
 const kickStackSteps = 512
 
-// kick makes room for fp, whose buckets i1 and i2 are full, by a random walk:
-// put fp into a random slot of one of its buckets, take out the fingerprint
-// that was there, move it to its other bucket, and so on until a fingerprint
-// lands in a free slot or maxKicks steps are done.
+// kick makes room for a key whose buckets i1 and i2 are full (holding it as
+// v1 and v2), by a random walk: put it into a random slot of one of its
+// buckets, take out the fingerprint that was there, move it to its other
+// bucket, and so on until a fingerprint lands in a free slot or maxKicks
+// steps are done.
 //
 // Each step prefers a fingerprint whose other bucket has room (a look-ahead
 // of one step), which lets the walk reach higher loads in fewer steps.
@@ -17,33 +18,32 @@ const kickStackSteps = 512
 // was taken from, and swapping it back into the recorded slot hands back the
 // fingerprint placed there. Undoing every step restores the table bit for
 // bit, so a failed insert loses nothing.
-func (c *core) kick(fp uint32, i1, i2 uint64) bool {
+func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	var stack [kickStackSteps / 4]byte
 	path := stack[:]
 	if c.maxKicks > kickStackSteps {
 		path = c.kickBuf
 	}
 	t := &c.t
-	cur, b := fp, i1
+	b, cur := i1, v1
 	var r uint64
 	for k := 0; k < c.maxKicks; k++ {
 		if k%32 == 0 {
 			r = c.rand()
 			if k == 0 && r>>63 != 0 {
-				b = i2
+				b, cur = i2, v2
 			}
 		}
 		victim, at := t.swap(b, c.victim(b, uint(r&3)), cur)
 		r >>= 2
 		setStep(path, k, at)
-		cur = victim
-		b = t.alt(b, cur)
+		b, cur = t.other(b, victim)
 		if t.add(b, cur) {
 			return true
 		}
 	}
 	for k := c.maxKicks - 1; k >= 0; k-- {
-		b = t.alt(b, cur)
+		b, cur = t.other(b, cur)
 		cur, _ = t.swap(b, step(path, k), cur)
 	}
 	return false
@@ -52,12 +52,34 @@ func (c *core) kick(fp uint32, i1, i2 uint64) bool {
 // victim picks the slot of bucket b to displace: the first, from slot
 // start on, whose fingerprint has a free slot in its other bucket, so that
 // the walk ends at the next step; failing that, slot start.
+//
+// The four other buckets are read before any is tested, so their cache
+// misses overlap; the choice is the same as testing them one at a time.
 func (c *core) victim(b uint64, start uint) uint {
 	t := &c.t
 	s := t.bucketSlots(b)
+	var free [slotsPerBucket]bool
+	if t.f <= 16 { // one load a bucket
+		var w [slotsPerBucket]uint64
+		for k := range w {
+			o, _ := t.other(b, s[k])
+			w[k] = t.narrowWord(o)
+		}
+		for k := range w {
+			if t.layout == SemiSorted {
+				free[k] = t.semiFree(w[k])
+			} else {
+				free[k] = t.freeMarks(w[k]) != 0
+			}
+		}
+	} else {
+		for k := range free {
+			o, _ := t.other(b, s[k])
+			free[k] = t.hasFree(o)
+		}
+	}
 	for n := uint(0); n < slotsPerBucket; n++ {
-		k := (start + n) % slotsPerBucket
-		if t.hasFree(t.alt(b, s[k])) {
+		if k := (start + n) % slotsPerBucket; free[k] {
 			return k
 		}
 	}

@@ -40,6 +40,7 @@ const (
 	classNarrow                    // packed, other f < 16: one load holds a bucket
 	classSemi                      // semi-sorted, 5 <= f <= 16: one load holds a bucket
 	classGeneric                   // f > 16 (buckets of up to 128 bits), and semi-sorted f = 4
+	classGrown                     // a growable table (growth.go), any width
 )
 
 func classify(layout Layout, f uint) probeClass {
@@ -92,6 +93,9 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 		bp := uint64(fp>>t.w) * 0x1111
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		return t.semiLanes.anyZero(t.semiLows(t.narrowWord(i1), bp, bl), t.semiLows(t.narrowWord(i2), bp, bl))
+	case classGrown:
+		b1, v1, b2, v2 := t.layered(h, fp, i1, i2)
+		return t.holds(b1, v1)|t.holds(b2, v2) != 0
 	}
 	return containsWide(t, i1, i2, fp)
 }
@@ -109,7 +113,7 @@ const (
 // receives the answer for hs[i] where i < len(found).
 func containsBatch(t *table, hs []uint64, found []bool) int {
 	switch {
-	case haveAsm && useBatchAsm && t.m < 1<<32:
+	case haveAsm && useBatchAsm && t.m < 1<<32 && t.g == 0:
 		return containsBatchAsm(t, hs, found)
 	}
 	return containsBatchGeneric(t, hs, found)
@@ -120,7 +124,7 @@ func containsBatch(t *table, hs []uint64, found []bool) int {
 // locating pass, which prefetches, where the CPU has it; otherwise with
 // ordinary loads, which the core overlaps as far as its window allows.
 func prefetchBuckets(t *table, hs []uint64) {
-	if haveAsm && useBatchAsm && t.m < 1<<32 {
+	if haveAsm && useBatchAsm && t.m < 1<<32 && t.g == 0 {
 		prefetchBucketsAsm(t, hs)
 		return
 	}

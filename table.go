@@ -27,14 +27,21 @@ type table struct {
 	// key kind before it, in one cache line (see reader).
 	class   probeClass // the single-key probe (lookup.go)
 	layout  Layout
-	m       uint64 // bucket count: even, >= 2
-	fpRange uint64 // 2^f - 1, the number of non-empty fingerprints
+	m0      uint64 // base bucket count, even, >= 2: m = m0 << k (growth.go)
+	fpRange uint64 // 2^fbits - 1, the number of non-empty fingerprints
 	data    []byte
 	bbytes  uint64 // bytes per bucket, for byte-aligned buckets
 	nibble  bool   // buckets are not whole bytes: every other one starts 4 bits into a byte
 	bbits   uint   // bits per bucket
-	f       uint   // fingerprint bits, 4..32
+	f       uint   // bits per slot, 4..32: fbits, and g-k layer bits (growth.go)
 	lanes   lanes  // SWAR constants for four f-bit lanes
+	slotMax uint64 // 2^f - 1: a slot's bits
+	m       uint64 // bucket count
+
+	// A growable table's stage (growth.go); g = k = 0 for a fixed one.
+	fbits  uint   // fingerprint bits
+	fpMask uint64 // 2^fbits - 1
+	g, k   uint   // doublings in all, and done
 
 	// The semi-sorted layout's constants (table_semisort.go).
 	w            uint          // low bits per fingerprint, f-4
@@ -97,9 +104,14 @@ func tableBytes(m uint64, bbits uint) uint64 {
 	return (m*uint64(bbits)+7)/8 + tablePad
 }
 
-func newTable(m uint64, f uint, layout Layout) table {
-	t := tableShape(m, f, layout)
-	t.data = newTableData(tableBytes(m, t.bbits))
+// newTable is an empty fixed table of m buckets of f-bit fingerprints.
+func newTable(m uint64, f uint, layout Layout) table { return newStage(m, f, 0, 0, layout) }
+
+// newStage is an empty table of m0<<k buckets whose slots hold fbits-bit
+// fingerprints and g-k layer bits: stage k of a growable table (growth.go).
+func newStage(m0 uint64, fbits, g, k uint, layout Layout) table {
+	t := tableShape(m0, fbits, g, k, layout)
+	t.data = newTableData(tableBytes(t.m, t.bbits))
 	return t
 }
 
@@ -113,18 +125,28 @@ func newTableData(n uint64) []byte {
 
 // tableShape is a table without data: decoding points its data at encoded
 // bytes instead of allocating.
-func tableShape(m uint64, f uint, layout Layout) table {
+func tableShape(m0 uint64, fbits, g, k uint, layout Layout) table {
+	f := fbits + g - k
 	t := table{
-		m:       m,
+		m:       m0 << k,
 		f:       f,
 		bbits:   bucketBits(layout, f),
-		fpRange: 1<<f - 1,
+		fpRange: 1<<fbits - 1,
 		layout:  layout,
 		lanes:   newLanes(f),
+		slotMax: 1<<f - 1,
+		fbits:   fbits,
+		fpMask:  1<<fbits - 1,
+		g:       g,
+		k:       k,
+		m0:      m0,
 	}
 	t.bbytes = uint64(t.bbits / 8)
 	t.nibble = t.bbits%8 != 0
 	t.class = classify(layout, f)
+	if g > 0 {
+		t.class = classGrown
+	}
 	if layout == SemiSorted {
 		t.w = f - 4
 		t.lowMask = 1<<t.w - 1
@@ -143,9 +165,11 @@ func tableShape(m uint64, f uint, layout Layout) table {
 // fingerprint from the low 32, each mapped onto its range by a multiply and a
 // shift, so no bucket count needs to be a power of two and fingerprint 0 is
 // never produced.
+//
+// For a growable table (growth.go) i1 is the base bucket, in [0, m0).
 func (t *table) locate(h uint64) (fp uint32, i1 uint64) {
 	fp = uint32(uint64(uint32(h))*t.fpRange>>32) + 1
-	i1 = (h >> 32) * t.m >> 32
+	i1 = (h >> 32) * t.m0 >> 32
 	return fp, i1
 }
 
@@ -157,12 +181,17 @@ func (t *table) locate(h uint64) (fp uint32, i1 uint64) {
 // so it needs only the bucket and the fingerprint. Because m is even and r odd,
 // i - alt(i, fp) = 2i + r - m is odd, so alt(i, fp) != i: every key has two
 // distinct buckets.
-func (t *table) alt(i uint64, fp uint32) uint64 {
-	r := uint64(fp*0x9e3779b1)*t.m>>32 | 1
-	j := t.m - i - r
+//
+// For a growable table it is the other base bucket, in [0, m0).
+func (t *table) alt(i uint64, fp uint32) uint64 { return altOn(i, fp, t.m0) }
+
+// altOn is alt for m buckets.
+func altOn(i uint64, fp uint32, m uint64) uint64 {
+	r := uint64(fp*0x9e3779b1)*m>>32 | 1
+	j := m - i - r
 	// Wrap when i + r > m, with a mask: a branch here would be taken half
 	// the time at random, and the compiler does not always make it a CMOV.
-	return j + t.m&uint64(int64(j)>>63)
+	return j + m&uint64(int64(j)>>63)
 }
 
 // load64 reads 8 bytes little-endian at byte offset o.
@@ -208,13 +237,15 @@ func (t *table) add(i uint64, fp uint32) bool {
 	return t.packedAdd(i, fp)
 }
 
-// add2 stores fp in the lowest free slot of bucket i1, or failing that of
-// bucket i2, and reports whether either had one.
-func (t *table) add2(i1, i2 uint64, fp uint32) bool {
+// add2 stores v1 in the lowest free slot of bucket i1, or failing that v2
+// in the lowest of bucket i2, and reports whether either had one. (v1 and v2
+// are a key's fingerprint as each of its buckets holds it: the same but in
+// a growable table.)
+func (t *table) add2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	if t.layout == SemiSorted {
-		return t.semiAdd2(i1, i2, fp)
+		return t.semiAdd2(i1, v1, i2, v2)
 	}
-	return t.packedAdd2(i1, i2, fp)
+	return t.packedAdd2(i1, v1, i2, v2)
 }
 
 // remove deletes one copy of fp from bucket i and reports whether there was one.
@@ -250,24 +281,41 @@ func (t *table) validBucket(i uint64) bool {
 	return t.layout != SemiSorted || t.semiValid(i)
 }
 
-// countMatches is the number of slots of buckets i1 and i2 that hold fp,
-// counting a bucket once if i1 == i2.
-func (t *table) countMatches(i1, i2 uint64, fp uint32) int {
-	n := t.bucketMatches(i1, fp)
+// holds is non-zero exactly when bucket i holds v.
+func (t *table) holds(i uint64, v uint32) uint64 {
+	switch {
+	case t.f > 16 || t.layout == SemiSorted && t.w == 0:
+		lo, hi := t.matchesAt(i, v)
+		return lo | hi
+	case t.layout == SemiSorted:
+		x := t.semiLows(t.narrowWord(i), uint64(v>>t.w)*0x1111, uint64(v&t.lowMask)*t.semiLanes.onesLo)
+		return (x - t.semiLanes.onesLo) &^ x & t.semiLanes.topsLo
+	}
+	x := t.narrowWord(i) ^ uint64(v)*t.lanes.onesLo
+	return (x - t.lanes.onesLo) &^ x & t.lanes.topsLo
+}
+
+// matchesAt is matches or semiMatches, by the layout.
+func (t *table) matchesAt(i uint64, v uint32) (lo, hi uint64) {
+	if t.layout == SemiSorted {
+		return t.semiMatches(i, v)
+	}
+	return t.matches(i, v)
+}
+
+// countMatches is the number of slots of bucket i1 that hold v1 and of
+// bucket i2 that hold v2, counting a bucket once if i1 == i2.
+func (t *table) countMatches(i1 uint64, v1 uint32, i2 uint64, v2 uint32) int {
+	n := t.bucketMatches(i1, v1)
 	if i2 != i1 {
-		n += t.bucketMatches(i2, fp)
+		n += t.bucketMatches(i2, v2)
 	}
 	return n
 }
 
-// bucketMatches is the number of slots of bucket i that hold fp.
-func (t *table) bucketMatches(i uint64, fp uint32) int {
-	var lo, hi uint64
-	if t.layout == SemiSorted {
-		lo, hi = t.semiMatches(i, fp)
-	} else {
-		lo, hi = t.matches(i, fp)
-	}
+// bucketMatches is the number of slots of bucket i that hold v.
+func (t *table) bucketMatches(i uint64, v uint32) int {
+	lo, hi := t.matchesAt(i, v)
 	return bits.OnesCount64(lo) + bits.OnesCount64(hi)
 }
 

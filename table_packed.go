@@ -16,7 +16,7 @@ func (t *table) slotPos(i uint64, k uint) uint64 { return i*uint64(t.bbits) + ui
 // 7 bits into a byte, so one 64-bit load holds it.
 func (t *table) slot(i uint64, k uint) uint32 {
 	p := t.slotPos(i, k)
-	return uint32(load64(t.data, p>>3) >> (p & 7) & t.fpRange)
+	return uint32(load64(t.data, p>>3) >> (p & 7) & t.slotMax)
 }
 
 // setSlot writes v into slot k of bucket i, leaving every other bit as it was.
@@ -26,7 +26,7 @@ func (t *table) setSlot(i uint64, k uint, v uint32) { t.setSlotAt(t.slotPos(i, k
 func (t *table) setSlotAt(p uint64, v uint32) {
 	o, s := p>>3, p&7
 	w := load64(t.data, o)
-	w = w&^(t.fpRange<<s) | uint64(v)<<s
+	w = w&^(t.slotMax<<s) | uint64(v)<<s
 	store64(t.data, o, w)
 }
 
@@ -105,24 +105,23 @@ func (t *table) packedAdd(i uint64, fp uint32) bool {
 	return true
 }
 
-// packedAdd2 stores fp in the lowest free slot of bucket i1, or failing that
-// of bucket i2, and reports whether either had one. Both buckets are read
-// before either is tested, so that their cache misses overlap, and the
-// choice between them is a conditional move, not a branch.
-func (t *table) packedAdd2(i1, i2 uint64, fp uint32) bool {
+// packedAdd2 is add2 for the packed layout. Both buckets are read before
+// either is tested, so that their cache misses overlap, and the choice
+// between them is a conditional move, not a branch.
+func (t *table) packedAdd2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	if t.f > 16 {
-		return t.packedAdd(i1, fp) || t.packedAdd(i2, fp)
+		return t.packedAdd(i1, v1) || t.packedAdd(i2, v2)
 	}
 	z1 := t.freeMarks(t.narrowWord(i1))
 	z2 := t.freeMarks(t.narrowWord(i2))
-	i, z := i1, z1
+	i, v, z := i1, v1, z1
 	if z1 == 0 {
-		i, z = i2, z2
+		i, v, z = i2, v2, z2
 	}
 	if z == 0 {
 		return false
 	}
-	t.putFirst(i, z, fp)
+	t.putFirst(i, z, v)
 	return true
 }
 
@@ -131,7 +130,7 @@ func (t *table) packedSlots(i uint64) (s [4]uint32) {
 	if t.f <= 16 {
 		b := t.narrowWord(i)
 		for k := range s {
-			s[k] = uint32(b>>(uint(k)*t.f)) & uint32(t.fpRange)
+			s[k] = uint32(b>>(uint(k)*t.f)) & uint32(t.slotMax)
 		}
 		return s
 	}

@@ -174,23 +174,22 @@ func (t *table) semiFree(b uint64) bool {
 	return semiDecode[b&(1<<semiCodeBits-1)]&0xf == 0 && uint32(b>>semiCodeBits)&t.lowMask == 0
 }
 
-// semiAdd2 stores fp in bucket i1 if it has an empty slot, else in bucket
-// i2 if that has one, and reports whether either had. Both buckets are
-// read before either is tested, so that their cache misses overlap.
-func (t *table) semiAdd2(i1, i2 uint64, fp uint32) bool {
+// semiAdd2 is add2 for the semi-sorted layout. Both buckets are read before
+// either is tested, so that their cache misses overlap.
+func (t *table) semiAdd2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	if t.f > 16 {
-		return t.semiAdd(i1, fp) || t.semiAdd(i2, fp)
+		return t.semiAdd(i1, v1) || t.semiAdd(i2, v2)
 	}
 	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
-	i, b := i1, b1
+	i, v, b := i1, v1, b1
 	if !t.semiFree(b1) {
-		i, b = i2, b2
+		i, v, b = i2, v2, b2
 		if !t.semiFree(b2) {
 			return false
 		}
 	}
 	s := t.semiNarrowSlots(b)
-	s[0] = fp
+	s[0] = v
 	t.semiWrite(i, s)
 	return true
 }

@@ -1,0 +1,111 @@
+package cuckoo
+
+// Growth (Config.MaxCapacity above Capacity): a filter that doubles in place
+// without its keys, keeps every key, keeps its false-positive rate, and
+// answers every lookup from two buckets.
+//
+// Geometry. The table for MaxCapacity has M = m0 * 2^g buckets. The filter
+// starts at stage 0 with m0 buckets; each doubling (stage k to k+1) doubles
+// them, up to stage g. A key's hash gives, as for a fixed filter, an f-bit
+// fingerprint fp and a base bucket i1 in [0, m0), and also g layer bits L.
+// At stage k the key's first bucket is
+//
+//	B1 = i1*2^k + L>>(g-k)
+//
+// (the top k layer bits choose among 2^k buckets), and the g-k layer bits
+// that no bucket index holds yet, which later doublings need, are kept in
+// the slot above the fingerprint: a slot has f+g-k bits and holds
+// fp | (L mod 2^(g-k)) << f.
+//
+// The second bucket. Its base bucket is alt(i1, fp) on m0 buckets and its
+// layer bits are L2 = L ^ H(fp), H a hash of the fingerprint: a key's two
+// buckets are in different layers, so displacements move load between
+// layers, which would otherwise fill unevenly. Each slot keeps the layer
+// bits of the bucket it sits in (L in B1, L2 in B2), so one rule serves
+// both: a slot in bucket B = i*2^k + l holding v = fp | r<<f has the full
+// layer l<<(g-k) | r, and its other place is base bucket alt(i, fp) with
+// layer (l<<(g-k) | r) ^ H(fp). The map is an involution, as alt and the
+// xor are, and never maps a bucket to itself, as alt does not.
+//
+// Doubling. Bucket B of stage k becomes buckets 2B and 2B+1 of stage k+1:
+// each slot moves to 2B + (its top layer bit) and loses that bit. A bucket's
+// four slots split between two buckets, so none overflows and nothing is
+// displaced: a doubling is one pass over the table, in order.
+//
+// The rate. A lookup at stage k compares f+g-k bits (the fingerprint and
+// the layer bits kept), so a growing filter's false-positive rate is at
+// most that of f bits at the same load: at most the configured rate at
+// every stage. At stage g its slots are f bits and it has M buckets, the
+// space of a fixed filter for MaxCapacity.
+//
+// The layer bits come from the low half of the hash, after the fingerprint:
+// locate maps it onto the 2^f-1 fingerprints with a multiplication, and the
+// low 32 bits of that product are uniform over the key's fingerprint's
+// share of the hashes; their top g bits are L. That needs f+g <= 32, which
+// is also the widest slot.
+
+// place returns a key's two buckets and the value each would hold for it,
+// from its hash: for a fixed table, the fingerprint in buckets i1 and
+// alt(i1, fp).
+func (t *table) place(h uint64) (b1 uint64, v1 uint32, b2 uint64, v2 uint32) {
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	if t.g == 0 {
+		return i1, fp, i2, fp
+	}
+	return t.layered(h, fp, i1, i2)
+}
+
+// layered is place for a growable table, given the fingerprint and the two
+// base buckets locate and alt give.
+func (t *table) layered(h uint64, fp uint32, i1, i2 uint64) (b1 uint64, v1 uint32, b2 uint64, v2 uint32) {
+	l1 := uint32(uint64(uint32(h))*t.fpRange) >> (32 - t.g)
+	l2 := l1 ^ layerHash(fp, t.g)
+	r := t.g - t.k // layer bits a slot keeps
+	b1, v1 = i1<<t.k|uint64(l1>>r), fp|(l1&(1<<r-1))<<t.fbits
+	b2, v2 = i2<<t.k|uint64(l2>>r), fp|(l2&(1<<r-1))<<t.fbits
+	return b1, v1, b2, v2
+}
+
+// other returns the other place of value v held in bucket b: the bucket,
+// and the value as that bucket holds it.
+func (t *table) other(b uint64, v uint32) (uint64, uint32) {
+	if t.g == 0 {
+		return t.alt(b, v), v
+	}
+	fp := v & uint32(t.fpMask)
+	r := t.g - t.k
+	l := uint32(b&(1<<t.k-1))<<r | v>>t.fbits
+	l ^= layerHash(fp, t.g)
+	return t.alt(b>>t.k, fp)<<t.k | uint64(l>>r), fp | (l&(1<<r-1))<<t.fbits
+}
+
+// layerHash is H(fp): g bits that set a key's second layer apart from its
+// first. Its multiplier differs from alt's, so that the layer offset and the
+// base bucket offset of a fingerprint are unrelated.
+func layerHash(fp uint32, g uint) uint32 { return fp * 0x85ebca6b >> (32 - g) }
+
+// double returns the table of the next stage, holding every value of t:
+// bucket B's values go to buckets 2B and 2B+1 by their top bit, which they
+// lose. It allocates the new table and displaces nothing.
+func (t *table) double() table {
+	n := newStage(t.m0, t.fbits, t.g, t.k+1, t.layout)
+	top := t.f - 1
+	for b := range t.m {
+		for _, v := range t.bucketSlots(b) {
+			if v != 0 {
+				n.add(2*b+uint64(v>>top), v&(1<<top-1))
+			}
+		}
+	}
+	return n
+}
+
+// canGrow reports whether the table has doublings left.
+func (t *table) canGrow() bool { return t.k < t.g }
+
+// stageCapacity is how many items the table takes before a growable filter
+// doubles it: the fill its slot width reaches at capacity.
+func (t *table) stageCapacity() int {
+	return int(float64(t.m*slotsPerBucket) * targetLoad(t.f))
+}

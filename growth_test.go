@@ -1,0 +1,222 @@
+package cuckoo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestLayeredOther checks the layered alternate map at every stage of
+// growable tables of many shapes: other is an involution that never maps a
+// bucket to itself, stays in range, keeps the fingerprint, and place's two
+// buckets are each other's other.
+func TestLayeredOther(t *testing.T) {
+	r := newRand(11)
+	for _, layout := range layouts {
+		for _, c := range []struct {
+			m0    uint64
+			fbits uint
+			g     uint
+		}{{2, 4, 1}, {16, 4, 6}, {18, 8, 10}, {1000, 13, 19}, {1 << 20, 16, 16}, {3000, 24, 8}, {40, 31, 1}} {
+			for k := uint(0); k <= c.g; k++ {
+				tb := tableShape(c.m0, c.fbits, c.g, k, layout)
+				for range 2000 {
+					b1, v1, b2, v2 := tb.place(r.Uint64())
+					if b1 >= tb.m || b2 >= tb.m || b1 == b2 || v1 == 0 || v2 == 0 || uint64(v1) > tb.slotMax || uint64(v2) > tb.slotMax {
+						t.Fatalf("%v m0=%d f=%d g=%d k=%d: place = (%d, %#x, %d, %#x)", layout, c.m0, c.fbits, c.g, k, b1, v1, b2, v2)
+					}
+					if v1&uint32(tb.fpMask) != v2&uint32(tb.fpMask) {
+						t.Fatalf("%v m0=%d f=%d g=%d k=%d: the two places hold different fingerprints %#x %#x", layout, c.m0, c.fbits, c.g, k, v1, v2)
+					}
+					if ob, ov := tb.other(b1, v1); ob != b2 || ov != v2 {
+						t.Fatalf("%v m0=%d f=%d g=%d k=%d: other(%d, %#x) = (%d, %#x), place says (%d, %#x)", layout, c.m0, c.fbits, c.g, k, b1, v1, ob, ov, b2, v2)
+					}
+					if ob, ov := tb.other(b2, v2); ob != b1 || ov != v1 {
+						t.Fatalf("%v m0=%d f=%d g=%d k=%d: other is not an involution", layout, c.m0, c.fbits, c.g, k)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDoublingKeepsEverything fills stage 0 of growable tables, doubles them
+// to their last stage, and checks after every doubling that every key is
+// still found, the item count is unchanged, and keys never inserted are
+// found no more often than the rate of the stage's slot width allows.
+func TestDoublingKeepsEverything(t *testing.T) {
+	for _, layout := range layouts {
+		for _, c := range []struct {
+			m0    uint64
+			fbits uint
+			g     uint
+		}{{16, 4, 3}, {16, 8, 6}, {50, 12, 8}, {20, 13, 5}, {30, 16, 10}, {24, 20, 12}, {16, 28, 4}} {
+			t.Run(fmt.Sprintf("%v/f=%d/g=%d", layout, c.fbits, c.g), func(t *testing.T) {
+				c0 := core{reader: reader{t: newStage(c.m0, c.fbits, c.g, 0, layout), h: newHasher(7)}, maxKicks: DefaultMaxKicks, rng: 7}
+				var in []uint64
+				r := newRand(uint64(c.fbits))
+				for c0.count < c0.t.stageCapacity() {
+					h := r.Uint64()
+					if c0.insertAt(c0.t.place(h)) == nil {
+						in = append(in, h)
+					}
+				}
+				for c0.t.canGrow() {
+					c0.grow()
+					for _, h := range in {
+						if !c0.containsHash(h) {
+							t.Fatalf("stage %d: hash %#x lost", c0.t.k, h)
+						}
+					}
+					occupied := 0
+					for b := range c0.t.m {
+						for _, v := range c0.t.bucketSlots(b) {
+							if v != 0 {
+								occupied++
+							}
+						}
+					}
+					if occupied != len(in) {
+						t.Fatalf("stage %d: %d slots occupied, %d inserted", c0.t.k, occupied, len(in))
+					}
+				}
+				if c0.t.f != c.fbits || c0.t.m != c.m0<<c.g {
+					t.Fatalf("last stage: %d-bit slots, %d buckets; want %d, %d", c0.t.f, c0.t.m, c.fbits, c.m0<<c.g)
+				}
+			})
+		}
+	}
+}
+
+// TestGrowableConfig checks MaxCapacity's validation and the geometry it
+// gives: errors name the field; a growable filter's final table is the
+// size of a fixed filter's for MaxCapacity within the rounding the design
+// allows (1.25x), and its first holds at least Capacity.
+func TestGrowableConfig(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Capacity: 100, MaxCapacity: 99}, "MaxCapacity"},
+		{Config{Capacity: 100, MaxCapacity: -1}, "MaxCapacity"},
+		{Config{Capacity: 1000, MaxCapacity: 1000 << 20, FingerprintBits: 16}, "MaxCapacity"}, // 20 doublings, 16 allowed
+		{Config{Capacity: 1, MaxCapacity: 1 << 62}, "MaxCapacity"},
+	} {
+		_, err := New[uint64](c.cfg)
+		if !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want ErrInvalidConfig naming %s", c.cfg, err, c.want)
+		}
+	}
+	for _, layout := range layouts {
+		for _, f := range []int{4, 8, 13, 16, 20} {
+			for _, c := range [][2]int{{1, 1000}, {1000, 2000}, {1000, 1 << 20}, {1 << 10, 1 << 20}, {3000, 3 << 12}, {100, 150}} {
+				cfg := Config{Capacity: c[0], MaxCapacity: c[1], FingerprintBits: f, Layout: layout}
+				g, err := New[uint64](cfg)
+				if err != nil {
+					t.Fatalf("%+v: %v", cfg, err)
+				}
+				fixed := mustNew[uint64](t, Config{Capacity: c[1], FingerprintBits: f, Layout: layout})
+				final := g.c.t.m0 << g.c.t.g
+				if final < fixed.c.t.m || float64(final) > 1.25*float64(fixed.c.t.m) {
+					t.Errorf("%+v: %d buckets grown, a fixed filter for MaxCapacity has %d", cfg, final, fixed.c.t.m)
+				}
+				if g.c.t.stageCapacity() < min(c[0], c[1]) && g.c.t.g > 0 {
+					t.Errorf("%+v: the first table holds %d, Capacity is %d", cfg, g.c.t.stageCapacity(), c[0])
+				}
+				if g.MaxCapacity() != c[1] {
+					t.Errorf("%+v: MaxCapacity() = %d", cfg, g.MaxCapacity())
+				}
+			}
+		}
+	}
+}
+
+// TestModelGrowable runs the model test (random inserts with duplicates and
+// overfill, deletes, counts, resets; no false negatives, failed inserts
+// change nothing) on growable filters that start tiny.
+func TestModelGrowable(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for _, c := range []struct{ bits, capacity, maxCap int }{{4, 10, 640}, {8, 16, 4096}, {13, 100, 3200}, {16, 20, 20 << 10}, {21, 50, 1600}} {
+			for seed := range uint64(2) {
+				runModel(t, Config{Capacity: c.capacity, MaxCapacity: c.maxCap, FingerprintBits: c.bits, Layout: layout, Seed: seed}, 40_000, seed)
+			}
+		}
+	})
+}
+
+// TestFillGrowable inserts MaxCapacity distinct keys into new growable
+// filters, which must all succeed and all be found at every stage; measures
+// the false-positive rate at every stage against the configured rate;
+// deletes half and checks the rest; and checks that Reset returns to a new
+// filter's table.
+func TestFillGrowable(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for _, c := range []struct {
+			capacity, maxCap int
+			rate             float64
+		}{{1, 1000, 0.03}, {100, 100 << 10, 0.001}, {1000, 1 << 20, 0.01}, {5000, 5000 << 4, 0.0001}} {
+			if testing.Short() && c.maxCap > 200_000 {
+				continue
+			}
+			for seed := range uint64(2) {
+				cfg := Config{Capacity: c.capacity, MaxCapacity: c.maxCap, FalsePositiveRate: c.rate, Layout: layout, Seed: seed + 1}
+				f := mustNew[uint64](t, cfg)
+				stage := f.c.t.k
+				check := func(n int) {
+					for i := range n {
+						if !f.Contains(uint64(i)) {
+							t.Fatalf("%+v: key %d of %d lost at stage %d", cfg, i, n, f.c.t.k)
+						}
+					}
+					const probes = 200_000
+					fp := 0
+					for i := range probes {
+						if f.Contains(1<<40 + uint64(i)) {
+							fp++
+						}
+					}
+					if bound := rateBound(c.rate, probes); float64(fp)/probes > bound {
+						t.Fatalf("%+v: stage %d, %d items: rate %.5f above the configured %v (bound %.5f)", cfg, f.c.t.k, n, float64(fp)/probes, c.rate, bound)
+					}
+				}
+				for i := range c.maxCap {
+					if err := f.Insert(uint64(i)); err != nil {
+						t.Fatalf("%+v: insert %d of %d: %v", cfg, i, c.maxCap, err)
+					}
+					if f.c.t.k != stage { // just doubled: check everything so far
+						stage = f.c.t.k
+						check(i + 1)
+					}
+				}
+				check(c.maxCap)
+				if f.c.t.k != f.c.t.g {
+					t.Fatalf("%+v: at MaxCapacity at stage %d of %d", cfg, f.c.t.k, f.c.t.g)
+				}
+				for i := 0; i < c.maxCap; i += 2 {
+					if !f.Delete(uint64(i)) {
+						t.Fatalf("%+v: delete %d failed", cfg, i)
+					}
+				}
+				for i := 1; i < c.maxCap; i += 2 {
+					if !f.Contains(uint64(i)) {
+						t.Fatalf("%+v: key %d lost after deletes", cfg, i)
+					}
+				}
+				f.Reset()
+				if fresh := mustNew[uint64](t, cfg); f.c.t.k != 0 || !bytes.Equal(f.c.t.data, fresh.c.t.data) || f.Len() != 0 {
+					t.Fatalf("%+v: Reset did not give a new filter's table", cfg)
+				}
+			}
+		}
+	})
+}
+
+// rateBound is the most a measured false-positive rate over n probes may
+// exceed rate by chance: rate plus five standard deviations of a binomial
+// count, plus one probe.
+func rateBound(rate float64, n int) float64 {
+	return rate + 5*math.Sqrt(rate*(1-rate)/float64(n)) + 1/float64(n)
+}
