@@ -220,3 +220,70 @@ func TestFillGrowable(t *testing.T) {
 func rateBound(rate float64, n int) float64 {
 	return rate + 5*math.Sqrt(rate*(1-rate)/float64(n)) + 1/float64(n)
 }
+
+// TestGrowableBatches checks ContainsBatch, ContainsHashBatch, InsertBatch
+// and the allocation promise on growable filters, under every
+// implementation: batches answer like Contains at every stage.
+func TestGrowableBatches(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		forEachImpl(t, func(t *testing.T) {
+			f := mustNew[uint64](t, Config{Capacity: 100, MaxCapacity: 100 << 6, FingerprintBits: 10, Layout: layout})
+			keys := make([]uint64, 100<<6)
+			for i := range keys {
+				keys[i] = uint64(i) * 0x9e3779b97f4a7c15
+			}
+			probe := append(keys[:len(keys):len(keys)], keys...)
+			for i := len(keys); i < len(probe); i++ {
+				probe[i] ^= 1 // not inserted
+			}
+			hs := make([]uint64, len(probe))
+			for i, k := range probe {
+				hs[i] = f.Hash(k)
+			}
+			found := make([]bool, len(probe))
+			for done := 0; done < len(keys); done += 700 {
+				chunk := keys[done:min(done+700, len(keys))]
+				if n, err := f.InsertBatch(chunk); n != len(chunk) || err != nil {
+					t.Fatalf("InsertBatch at %d: %d, %v", done, n, err)
+				}
+				for _, batch := range []func() int{
+					func() int { return f.ContainsBatch(probe, found) },
+					func() int { return f.ContainsHashBatch(hs, found) },
+				} {
+					want := 0
+					n := batch()
+					for i, k := range probe {
+						if found[i] != f.Contains(k) {
+							t.Fatalf("stage %d: batch says %v for key %d, Contains %v", f.c.t.k, found[i], i, !found[i])
+						}
+						if i < done+len(chunk) && !found[i] {
+							t.Fatalf("stage %d: key %d lost", f.c.t.k, i)
+						}
+						if found[i] {
+							want++
+						}
+					}
+					if n != want {
+						t.Fatalf("stage %d: batch counted %d, found %d", f.c.t.k, n, want)
+					}
+				}
+			}
+			if f.c.t.k != f.c.t.g {
+				t.Fatalf("stage %d of %d after MaxCapacity keys", f.c.t.k, f.c.t.g)
+			}
+			if raceEnabled {
+				return
+			}
+			for name, op := range map[string]func(){
+				"Contains":      func() { f.Contains(keys[7]) },
+				"ContainsBatch": func() { f.ContainsBatch(probe[:500], found) },
+				"Count":         func() { f.Count(keys[9]) },
+				"DeleteInsert":  func() { f.Delete(keys[3]); _ = f.Insert(keys[3]) },
+			} {
+				if a := testing.AllocsPerRun(100, op); a != 0 {
+					t.Errorf("%s on a grown filter: %v allocations", name, a)
+				}
+			}
+		})
+	})
+}

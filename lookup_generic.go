@@ -79,6 +79,9 @@ const batchChunk = 32
 
 // containsBatchGeneric is containsBatch in pure Go.
 func containsBatchGeneric(t *table, hs []uint64, found []bool) int {
+	if t.g > 0 { // a growable table's buckets are not where locate says
+		return containsEach(t, hs, found)
+	}
 	n := 0
 	for off := 0; off < len(hs); off += batchChunk {
 		n += containsChunk(t, hs[off:min(off+batchChunk, len(hs))], window(found, off))
@@ -92,10 +95,26 @@ func touchBuckets(t *table, hs []uint64) {
 	var x uint64
 	bb := uint64(t.bbits)
 	for _, h := range hs {
-		fp, i1 := t.locate(h)
-		x += uint64(t.data[i1*bb>>3]) + uint64(t.data[t.alt(i1, fp)*bb>>3])
+		i1, _, i2, _ := t.place(h)
+		x += uint64(t.data[i1*bb>>3]) + uint64(t.data[i2*bb>>3])
 	}
 	runtime.KeepAlive(x) // the loads are the point: keep them
+}
+
+// containsEach is containsBatch one lookup at a time.
+func containsEach(t *table, hs []uint64, found []bool) int {
+	r := reader{t: *t}
+	n := 0
+	for i, h := range hs {
+		ok := r.containsHash(h)
+		if i < len(found) {
+			found[i] = ok
+		}
+		if ok {
+			n++
+		}
+	}
+	return n
 }
 
 // containsChunk probes up to batchChunk hashes in two passes: the first
