@@ -3,6 +3,8 @@ package cuckoo_test
 import (
 	"errors"
 	"fmt"
+	"log"
+	"sync"
 
 	"github.com/seed-a0724874/cuckoo"
 )
@@ -74,4 +76,31 @@ func ExampleFilter_ContainsBatch() {
 	n := f.ContainsBatch(keys, found)
 	fmt.Println(n, found)
 	// Output: 3 [true true true false false]
+}
+
+// Filters built in parallel, one per worker, become one with Merge: they
+// must share the Config (Seed, width, layout, sizes).
+func ExampleFilter_Merge() {
+	cfg := cuckoo.Config{Capacity: 1000, MaxCapacity: 100_000}
+	parts := make([]*cuckoo.Filter[int], 4)
+	var wg sync.WaitGroup
+	for w := range parts {
+		parts[w], _ = cuckoo.New[int](cfg)
+		wg.Add(1)
+		go func() { // each worker fills its own filter
+			defer wg.Done()
+			for i := w; i < 40_000; i += len(parts) {
+				_ = parts[w].Insert(i)
+			}
+		}()
+	}
+	wg.Wait()
+	all, _ := cuckoo.New[int](cfg)
+	for _, p := range parts {
+		if err := all.Merge(p); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Println(all.Len(), all.Contains(12345), all.Contains(39999))
+	// Output: 40000 true true
 }

@@ -109,3 +109,13 @@ func (t *table) canGrow() bool { return t.k < t.g }
 func (t *table) stageCapacity() int {
 	return int(float64(t.m*slotsPerBucket) * targetLoad(t.f))
 }
+
+// restage returns where a table at stage t.k >= k keeps the value v that
+// stage k keeps in bucket b: the same base bucket, the layer bits split
+// between the bucket index and the slot at t.k instead of k.
+func (t *table) restage(b uint64, v uint32, k uint) (uint64, uint32) {
+	fp := v & uint32(t.fpMask)
+	l := uint32(b&(1<<k-1))<<(t.g-k) | v>>t.fbits // the full layer
+	r := t.g - t.k
+	return b>>k<<t.k | uint64(l>>r), fp | (l&(1<<r-1))<<t.fbits
+}

@@ -1,0 +1,60 @@
+package cuckoo
+
+import "fmt"
+
+// Merge adds every fingerprint that o holds to f, without keys: afterwards
+// f answers Contains and Count for every key inserted into either as if it
+// had been inserted into f. This is how filters built in parallel (one per
+// shard, worker or machine) become one. o is not changed.
+//
+// The filters must hash alike (the same Seed) and have the same fingerprint
+// width, Layout and bucket geometry, which the same Config gives (MaxKicks
+// aside); otherwise Merge returns an error wrapping ErrIncompatible. A growable f doubles as needed, also to reach o's size.
+// If the fingerprints do not all fit, Merge returns the error an Insert
+// would (ErrFull, ErrTooManyDuplicates) and f is exactly as it was: Merge
+// works on a copy of f's table, which it allocates, and keeps it only when
+// every fingerprint is in.
+func (f *Filter[T]) Merge(o *Filter[T]) error {
+	if f.c.t.data == nil || o.c.t.data == nil {
+		return fmt.Errorf("%w: Merge with a zero Filter", ErrIncompatible)
+	}
+	a, b := &f.c.t, &o.c.t
+	switch {
+	case f.c.h.seed != o.c.h.seed:
+		return fmt.Errorf("%w: Merge of filters with different seeds", ErrIncompatible)
+	case a.fbits != b.fbits || a.layout != b.layout || a.m0 != b.m0 || a.g != b.g:
+		return fmt.Errorf("%w: Merge of filters with different widths, layouts or sizes (%d-bit %v, %d buckets; %d-bit %v, %d buckets)",
+			ErrIncompatible, a.fbits, a.layout, a.m0<<a.g, b.fbits, b.layout, b.m0<<b.g)
+	}
+	c := f.c // works on a copy; f is replaced only on success
+	c.t.data = newTableData(uint64(len(a.data)))
+	copy(c.t.data, a.data)
+	for c.t.k < b.k {
+		c.grow()
+	}
+	for i := range b.m {
+		for _, v := range b.bucketSlots(i) {
+			if v == 0 {
+				continue
+			}
+			for {
+				b1, v1 := c.t.restage(i, v, b.k)
+				b2, v2 := c.t.other(b1, v1)
+				if c.t.canGrow() && c.count >= c.t.stageCapacity() {
+					c.grow()
+					continue
+				}
+				err := c.insertAt(b1, v1, b2, v2)
+				if err == nil {
+					break
+				}
+				if err != ErrFull || !c.t.canGrow() {
+					return err
+				}
+				c.grow()
+			}
+		}
+	}
+	f.c = c
+	return nil
+}
