@@ -162,10 +162,12 @@ func (c Config) resolve() (params, error) {
 // table would round the final one up by much.
 const minBaseBuckets = 16
 
-// growable sets p up for a growable filter of maxCap items: the final table
-// is the one maxCap needs; the first is that one halved as often as leaves
-// at least the buckets Capacity needs (and minBaseBuckets), rounded up to an
-// even count, which is then doubled back.
+// growable sets p up for a growable filter of maxCap items. It doubles
+// log2(maxCap/Capacity) times, rounded down, or fewer if its first table
+// would have fewer than minBaseBuckets; the first table has the buckets
+// Capacity needs, or the final table's share if that is more, so that the
+// last table, the first doubled that many times, is close to the one
+// maxCap needs.
 func (p *params) growable(maxCap int) error {
 	if maxCap < p.capacity {
 		return invalid("MaxCapacity", "%d is below Capacity %d (0 means a fixed filter)", maxCap, p.capacity)
@@ -175,7 +177,7 @@ func (p *params) growable(maxCap int) error {
 		return invalid("MaxCapacity", "%d is too large for %d-bit fingerprints (at most %d)", maxCap, p.f, maxCapacity(p.f))
 	}
 	g := uint(0)
-	for final>>(g+1) >= max(p.m, minBaseBuckets) {
+	for maxCap>>(g+1) >= p.capacity && final>>(g+1) >= minBaseBuckets {
 		g++
 	}
 	if p.f+g > maxFingerprintBits {
@@ -183,7 +185,7 @@ func (p *params) growable(maxCap int) error {
 			maxCap, g, p.capacity, p.f, maxFingerprintBits-p.f)
 	}
 	m0 := (final + 1<<g - 1) >> g
-	m0 += m0 & 1
+	m0 = max(m0+m0&1, p.m)
 	if m0<<g > maxBuckets || tableBytes(m0<<g, bucketBits(p.layout, p.f)) > math.MaxInt {
 		return invalid("MaxCapacity", "%d needs a table larger than this platform can address", maxCap)
 	}

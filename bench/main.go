@@ -91,6 +91,10 @@ func main() {
 	out := flag.String("out", "", "directory to write RESULTS.md and the SVG charts to (none: the report goes to stdout only)")
 	anchor := flag.String("anchor", "", "path of the C++ anchor's run script: time this library against it in alternating rounds instead")
 	rounds := flag.Int("rounds", 5, "rounds of the -anchor comparison")
+	growth := flag.Bool("growth", false, "measure a growable filter at every doubling against a fixed filter and a stack of sub-filters instead")
+	growFrom := flag.Int("growfrom", 1000, "the growable filter's Capacity, for -growth")
+	growBy := flag.Int("doublings", 10, "doublings from Capacity to MaxCapacity, for -growth")
+	growRate := flag.Float64("rate", 0.001, "target false-positive rate, for -growth")
 	memGiB := flag.Float64("memlimit", gib(memLimit), "refuse filters whose estimated heap exceeds this many GiB")
 	flag.Parse()
 	memLimit = int64(*memGiB * (1 << 30))
@@ -102,6 +106,13 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
+	}
+	if *growth {
+		if err := runGrowth(os.Stdout, *growFrom, *growBy, *growRate, o.probeMax); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if *anchor != "" {
 		if err := runAnchor(os.Stdout, *anchor, sizes, *rounds); err != nil {
