@@ -90,7 +90,7 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 		x2 := load64At(t.data, i2*8) ^ pat
 		return ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
 	case classSemi:
-		bp := uint64(fp>>t.w) * 0x1111
+		bp := uint64(fp>>(t.w&31)) * 0x1111 // the mask spares a check of the shift
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		return t.semiLanes.anyZero(t.semiLows(t.narrowWord(i1), bp, bl), t.semiLows(t.narrowWord(i2), bp, bl))
 	case classGrown:

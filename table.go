@@ -49,6 +49,7 @@ type table struct {
 	fourBitsOnly uint64        // 0xf when w = 0: the prefix match is the answer
 	semiLanes    lanes         // SWAR constants for four w-bit lanes
 	spread       [16][2]uint64 // 4-bit slot mask -> top bits of those w-bit lanes
+	unspread     [16]uint64    // 4-bit slot mask -> top bits of the other w-bit lanes, w <= 15
 }
 
 // lanes holds the constants that test four f-bit lanes at once, as 128-bit
@@ -155,6 +156,9 @@ func tableShape(m0 uint64, fbits, g, k uint, layout Layout) table {
 			t.fourBitsOnly = 0xf
 		} else {
 			t.spread = semiSpread(t.w)
+			for m := range t.unspread {
+				t.unspread[m] = t.spread[^m&0xf][0]
+			}
 		}
 	}
 	return t
@@ -288,7 +292,7 @@ func (t *table) holds(i uint64, v uint32) uint64 {
 		lo, hi := t.matchesAt(i, v)
 		return lo | hi
 	case t.layout == SemiSorted:
-		x := t.semiLows(t.narrowWord(i), uint64(v>>t.w)*0x1111, uint64(v&t.lowMask)*t.semiLanes.onesLo)
+		x := t.semiLows(t.narrowWord(i), uint64(v>>(t.w&31))*0x1111, uint64(v&t.lowMask)*t.semiLanes.onesLo)
 		return (x - t.semiLanes.onesLo) &^ x & t.semiLanes.topsLo
 	}
 	x := t.narrowWord(i) ^ uint64(v)*t.lanes.onesLo

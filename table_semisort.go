@@ -115,7 +115,7 @@ func (t *table) semiMatch64(b, bp, bl uint64) uint64 {
 // lane is zero exactly where the bucket holds the fingerprint, so anyZero
 // over the w-bit lanes tells whether it does.
 func (t *table) semiLows(b, bp, bl uint64) uint64 {
-	return b>>semiCodeBits ^ bl | t.spread[^semiPrefixMatch(b, bp)&0xf][0]
+	return b>>semiCodeBits ^ bl | t.unspread[semiPrefixMatch(b, bp)]
 }
 
 // semiSlots decodes bucket i: its four fingerprints in ascending order.
