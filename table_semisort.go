@@ -130,7 +130,7 @@ func (t *table) semiSlots(i uint64) [4]uint32 {
 // low parts, 12 + 4w <= 60 bits, are in one word b.
 func (t *table) semiNarrowSlots(b uint64) [4]uint32 {
 	nib := uint32(semiDecode[b&(1<<semiCodeBits-1)])
-	lows, w, mask := b>>semiCodeBits, t.w, t.lowMask
+	lows, w, mask := b>>semiCodeBits, t.w&15, t.lowMask // w < 13: the mask spares the shifts' checks
 	return [4]uint32{
 		nib&0xf<<w | uint32(lows)&mask,
 		nib>>4&0xf<<w | uint32(lows>>w)&mask,
@@ -195,19 +195,20 @@ func (t *table) semiAdd2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 }
 
 // semiWrite sorts s and stores it as bucket i, leaving every other bit of
-// the table as it was.
-func (t *table) semiWrite(i uint64, s [4]uint32) {
+// the table as it was. It returns s sorted.
+func (t *table) semiWrite(i uint64, s [4]uint32) [4]uint32 {
 	s = sort4(s)
-	lo := uint64(semiEncode(s[0]>>t.w, s[1]>>t.w, s[2]>>t.w, s[3]>>t.w))
+	w := t.w & 31 // w < 29: the mask spares the shifts' checks
+	lo := uint64(semiEncode(s[0]>>w, s[1]>>w, s[2]>>w, s[3]>>w))
 	if t.f <= 16 { // 12 + 4w <= 60 bits: one word, one read-modify-write
-		w, mask := t.w, t.lowMask
+		mask := t.lowMask
 		lo |= uint64(s[0]&mask)<<semiCodeBits | uint64(s[1]&mask)<<(semiCodeBits+w) |
 			uint64(s[2]&mask)<<(semiCodeBits+2*w) | uint64(s[3]&mask)<<(semiCodeBits+3*w)
 		p := i * uint64(t.bbits)
 		o, sh := p>>3, p&7
-		bucket := (uint64(1)<<t.bbits - 1) << sh
+		bucket := (uint64(1)<<(t.bbits&63) - 1) << sh
 		store64(t.data, o, load64(t.data, o)&^bucket|lo<<sh)
-		return
+		return s
 	}
 	var hi uint64
 	for k := uint(0); k < slotsPerBucket; k++ {
@@ -220,6 +221,7 @@ func (t *table) semiWrite(i uint64, s [4]uint32) {
 		}
 	}
 	t.writeBucket(i, lo, hi)
+	return s
 }
 
 // writeBucket stores the bbits low bits of (lo, hi) as bucket i. A bucket
@@ -293,8 +295,7 @@ func (t *table) semiRemove(i uint64, fp uint32) bool {
 func (t *table) semiSwap(i uint64, k uint, fp uint32) (old uint32, at uint) {
 	s := t.semiSlots(i)
 	old, s[k] = s[k], fp
-	t.semiWrite(i, s)
-	s = sort4(s)
+	s = t.semiWrite(i, s)
 	for at = 0; s[at] != fp; at++ {
 	}
 	return old, at
