@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/FastFilter/xorfilter"
 	"github.com/seed-a0724874/cuckoo"
 )
 
@@ -106,6 +107,45 @@ func runAnchorOurs(n int, in, out []uint64, into map[anchorKey]*anchorTimes) err
 	return nil
 }
 
+// runAnchorFuse times Go's BinaryFuse8 (github.com/FastFilter/xorfilter,
+// static: built from the keys) on the same lookups, called directly as ours
+// are, and adds one round's times to into under the name "fuse8".
+func runAnchorFuse(n int, in, out []uint64, into map[anchorKey]*anchorTimes) error {
+	runtime.GC()
+	t0 := time.Now()
+	f, err := xorfilter.PopulateBinaryFuse8(in)
+	if err != nil {
+		return err
+	}
+	t1 := time.Now()
+	found := 0
+	for range 3 {
+		for _, k := range in {
+			if f.Contains(k) {
+				found++
+			}
+		}
+	}
+	t2 := time.Now()
+	for range 3 {
+		for _, k := range out {
+			if f.Contains(k) {
+				sink++
+			}
+		}
+	}
+	t3 := time.Now()
+	if found != 3*n {
+		return fmt.Errorf("BinaryFuse8 n=%d: %d false negatives", n, 3*n-found)
+	}
+	e := entry(into, anchorKey{"fuse8", 8, n})
+	e.insert = append(e.insert, perKey(t1.Sub(t0), n))
+	e.hit = append(e.hit, perKey(t2.Sub(t1), 3*n))
+	e.miss = append(e.miss, perKey(t3.Sub(t2), 3*n))
+	e.bits = 8 * float64(len(f.Fingerprints)) / float64(n)
+	return nil
+}
+
 func perKey(d time.Duration, n int) float64 { return float64(d.Nanoseconds()) / float64(n) }
 
 func entry(m map[anchorKey]*anchorTimes, k anchorKey) *anchorTimes {
@@ -187,6 +227,9 @@ func runAnchor(w io.Writer, script string, sizes []int, rounds int) error {
 			if err := runAnchorOurs(n, inputs[n][0], inputs[n][1], ours); err != nil {
 				return err
 			}
+			if err := runAnchorFuse(n, inputs[n][0], inputs[n][1], ours); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
@@ -218,6 +261,18 @@ func runAnchor(w io.Writer, script string, sizes []int, rounds int) error {
 			fmt.Fprintf(w, "| %s | %d | %s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.1f | %.1f | %.2f | %.2f / %.2f |\n",
 				c.layout, c.f, count(n), oh, om, ph, pm, oh/ph, om/pm, oi, pi, oi/pi, o.bits, p.bits)
 		}
+	}
+	fmt.Fprintln(w, "\nGo's BinaryFuse8 (static, rate 0.39%), same keys and rounds; ratio = ours Packed f=8 / BinaryFuse8:")
+	fmt.Fprintln(w, "\n| n | BinaryFuse8 hit / miss | ratio hit / miss | BinaryFuse8 build per key | bits/key |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|")
+	for _, n := range sizes {
+		fz, o := ours[anchorKey{"fuse8", 8, n}], ours[anchorKey{"cuckoo", 8, n}]
+		if fz == nil || o == nil {
+			continue
+		}
+		fh, fm := median(fz.hit), median(fz.miss)
+		fmt.Fprintf(w, "| %s | %.2f / %.2f | %.2f / %.2f | %.1f | %.2f |\n",
+			count(n), fh, fm, median(o.hit)/fh, median(o.miss)/fm, median(fz.insert), fz.bits)
 	}
 	return nil
 }
