@@ -358,9 +358,11 @@ const readChunk = 32<<10 - headerSize
 // as WriteTo writes it. It reads the header first, checks it, then reads
 // exactly the rest, never past the end of the encoding, so r may hold more
 // data after it (such as further filters). It returns the number of bytes
-// read. The checks and errors are those of UnmarshalBinary; an error that
-// wraps ErrCorrupt and io.EOF means r held no byte at all, one that wraps
-// io.ErrUnexpectedEOF a truncated encoding. After an error the filter is
+// read. The checks and errors are those of UnmarshalBinary. A stream that
+// ends early gives an error wrapping ErrCorrupt and one of two io errors:
+// io.EOF only when r held no byte at all, io.ErrUnexpectedEOF (never io.EOF)
+// once any byte was read, so a loop that reads filters until io.EOF stops
+// only at a clean end, never on a cut one. After an error the filter is
 // unchanged.
 func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	var hb [headerSize]byte
@@ -375,7 +377,7 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 		n += k
 	}
 	if err != nil {
-		return int64(n), readErr(err)
+		return int64(n), readErr(err, n > 0)
 	}
 	h, err := parseHeader(hb[:])
 	if err != nil {
@@ -393,7 +395,7 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 		k, err := io.ReadFull(r, buf[len(buf):min(cap(buf), int(size))])
 		buf = buf[:len(buf)+k]
 		if err != nil {
-			return int64(len(buf)), readErr(err)
+			return int64(len(buf)), readErr(err, true)
 		}
 	}
 	h, t, err := decode(buf, kindOf[T](), checkAll)
@@ -407,8 +409,18 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	return int64(len(buf)), nil
 }
 
-// readErr wraps an error of ReadFrom's reader.
-func readErr(err error) error {
+// readErr wraps an error of ReadFrom's reader. started says whether any byte
+// of the encoding was read before it: io.ReadFull reports io.EOF for a read
+// that got no byte, even when earlier reads got some, and only a stream that
+// held no byte at all may end in io.EOF.
+func readErr(err error, started bool) error {
+	switch {
+	case started && err == io.EOF:
+		err = io.ErrUnexpectedEOF
+	case started && errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
+		// The reader's own wrapping of io.EOF: keep its text, not its identity.
+		return fmt.Errorf("%w: truncated: %w (%v)", ErrCorrupt, io.ErrUnexpectedEOF, err)
+	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return fmt.Errorf("%w: truncated: %w", ErrCorrupt, err)
 	}
