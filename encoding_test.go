@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"testing/iotest"
 )
@@ -272,7 +273,7 @@ func TestUnmarshalZeroFilter(t *testing.T) {
 	orig := builtFilter(t, Config{Capacity: 200, Seed: 3}, 200, intKey)
 	enc := mustMarshal(t, orig)
 	var zero Filter[uint64]
-	if _, err := zero.MarshalBinary(); !errors.Is(err, ErrIncompatible) {
+	if _, err := zero.MarshalBinary(); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "neither by New nor by decoding") {
 		t.Fatalf("MarshalBinary of a zero Filter: %v", err)
 	}
 	if b, err := zero.AppendBinary([]byte("x")); !errors.Is(err, ErrIncompatible) || string(b) != "x" {
