@@ -36,6 +36,7 @@ type querier[T Hashable] interface {
 	Layout() Layout
 	SizeBytes() int
 	EstimatedFalsePositiveRate() float64
+	Seed() uint64
 }
 
 var (
@@ -95,9 +96,10 @@ func checkSameAnswers[T Hashable](tb testing.TB, want, got querier[T], keys []T)
 		Len, Capacity, Slots, Bits, Size int
 		Layout                           Layout
 		Load, FPR                        float64
+		Seed                             uint64
 	}
 	st := func(q querier[T]) stats {
-		return stats{q.Len(), q.Capacity(), q.Slots(), q.FingerprintBits(), q.SizeBytes(), q.Layout(), q.LoadFactor(), q.EstimatedFalsePositiveRate()}
+		return stats{q.Len(), q.Capacity(), q.Slots(), q.FingerprintBits(), q.SizeBytes(), q.Layout(), q.LoadFactor(), q.EstimatedFalsePositiveRate(), q.Seed()}
 	}
 	if w, g := st(want), st(got); w != g {
 		tb.Fatalf("got %+v, want %+v", g, w)

@@ -46,6 +46,9 @@ func (v *View[T]) CountHash(h uint64) int { return v.r.countHash(h) }
 // Len is the number of items stored.
 func (v *View[T]) Len() int { return v.r.count }
 
+// Seed is the hash seed of the encoded filter; see Filter.Seed.
+func (v *View[T]) Seed() uint64 { return v.r.h.seed }
+
 // Capacity is the Capacity the filter was made for.
 func (v *View[T]) Capacity() int { return v.r.capacity }
 

@@ -128,6 +128,7 @@ func testViewAllocs[T Hashable](t *testing.T, layout Layout, key func(int) T) {
 		"Layout":            func() { sink += int(v.Layout()) },
 		"SizeBytes":         func() { sink += v.SizeBytes() },
 		"EstimatedFPR":      func() { sink += int(v.EstimatedFalsePositiveRate()) },
+		"Seed":              func() { sink += int(v.Seed() & 1) },
 	}
 	for name, op := range ops {
 		if a := testing.AllocsPerRun(200, op); a != 0 {
