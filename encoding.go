@@ -236,7 +236,7 @@ func (k keyKind) familyName() string {
 	case kindFloat:
 		return "float"
 	case kindBytes:
-		return "string or []byte"
+		return "string, []byte or byte array"
 	}
 	return fmt.Sprintf("kind %d", k)
 }
@@ -325,10 +325,10 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 // UnmarshalBinary replaces the filter with the one encoded in data, which
 // must be exactly one encoding as written by AppendBinary, MarshalBinary or
 // WriteTo, of a filter whose keys hash like T's (all integer types hash
-// alike, both float types, and string with []byte). The filter copies the
-// table and keeps no reference to data. It continues exactly as the encoded
-// filter would have: same answers, same Capacity and MaxKicks, same
-// displacement order.
+// alike, both float types, and string with []byte, [16]byte and [32]byte,
+// named types included). The filter copies the table and keeps no
+// reference to data. It continues exactly as the encoded filter would have:
+// same answers, same Capacity and MaxKicks, same displacement order.
 //
 // Errors wrap ErrCorrupt, ErrChecksum, ErrUnsupportedVersion or
 // ErrIncompatible (another key family, or a filter too large for this

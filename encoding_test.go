@@ -249,6 +249,10 @@ func TestEncodingFamilies(t *testing.T) {
 		{"uint64<-string", ErrIncompatible, func() error { _, err := NewView[uint64](strs); return err }},
 		{"float64<-uint64", ErrIncompatible, func() error { _, err := NewViewUnverified[float64](ints); return err }},
 		{"int<-float32", ErrIncompatible, func() error { _, err := new(Filter[int]).ReadFrom(bytes.NewReader(floats)); return err }},
+		{"[16]byte<-string", nil, func() error { return new(Filter[[16]byte]).UnmarshalBinary(strs) }},
+		{"digest<-string", nil, func() error { _, err := NewView[digest](strs); return err }},
+		{"[16]byte<-uint64", ErrIncompatible, func() error { return new(Filter[[16]byte]).UnmarshalBinary(ints) }},
+		{"[32]byte<-float32", ErrIncompatible, func() error { _, err := NewViewUnverified[[32]byte](floats); return err }},
 	} {
 		if err := c.fn(); !errors.Is(err, c.err) || (c.err == nil) != (err == nil) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.err)
@@ -267,6 +271,41 @@ func TestEncodingFamilies(t *testing.T) {
 	for k := range int32(50) {
 		if !f.Contains(k - 25) {
 			t.Fatalf("int32 key %d not found", k-25)
+		}
+	}
+
+	// Byte arrays, strings and byte slices are one family: each reads the
+	// others' encodings and finds the same keys.
+	ids := builtFilter(t, Config{Capacity: 100}, 100, uuidKey)
+	encIDs := mustMarshal(t, ids)
+	if encIDs[offKind] != byte(kindBytes) {
+		t.Fatalf("a filter of [16]byte keys is encoded as family %d", encIDs[offKind])
+	}
+	sv, err := NewView[string](encIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bf Filter[[]byte]
+	if err := bf.UnmarshalBinary(encIDs); err != nil {
+		t.Fatal(err)
+	}
+	var back Filter[[16]byte]
+	if err := back.UnmarshalBinary(mustMarshal(t, &bf)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 100; i++ {
+		if u := uuidKey(i); i%5 != 0 && (!sv.Contains(string(u[:])) || !bf.Contains(u[:]) || !back.Contains(u)) {
+			t.Fatalf("key %d lost across the bytes family", i)
+		}
+	}
+	digests := builtFilter(t, Config{Capacity: 100}, 100, func(i int) string { d := digestKey(i); return string(d[:]) })
+	dv, err := NewView[digest](mustMarshal(t, digests))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 100; i++ {
+		if i%5 != 0 && !dv.Contains(digestKey(i)) {
+			t.Fatalf("digest %d inserted as a string not found in a View[digest]", i)
 		}
 	}
 }

@@ -88,6 +88,8 @@ func TestViewZeroAllocations(t *testing.T) {
 		testViewAllocs(t, layout, func(i int) int16 { return int16(i) })
 		testViewAllocs(t, layout, func(i int) float32 { return float32(i) / 3 })
 		testViewAllocs(t, layout, func(i int) userID { return userID(i) })
+		testViewAllocs(t, layout, uuidKey)
+		testViewAllocs(t, layout, func(i int) [32]byte { return digestKey(i) })
 	})
 }
 
