@@ -149,6 +149,28 @@ func parseHeader(b []byte) (header, error) {
 	return h, nil
 }
 
+// EncodedLen returns the length of the encoding that starts at data, read
+// from its header alone, so that filters stored back to back open at any
+// offset without an index of their lengths: NewView(data[:n]). data may hold
+// more bytes after the encoding, or only its 64-byte header.
+//
+// EncodedLen checks the header as NewView does, with the same errors
+// (wrapping ErrCorrupt or ErrUnsupportedVersion), and reads nothing past it:
+// the checksum and the table are left to NewView. A length too large for the
+// platform's int gives an error wrapping ErrIncompatible. It never panics
+// and allocates nothing but an error.
+func EncodedLen(data []byte) (int, error) {
+	h, err := parseHeader(data)
+	if err != nil {
+		return 0, err
+	}
+	size := h.encodedSize()
+	if size > math.MaxInt {
+		return 0, formatErr(ErrIncompatible, "a %d-byte filter is too large for this platform", size)
+	}
+	return int(size), nil
+}
+
 func allZero(b []byte) bool {
 	for _, c := range b {
 		if c != 0 {

@@ -85,6 +85,10 @@ func fuzzView[T Hashable](t *testing.T, data []byte, key func(int) T) bool {
 	if (err == nil) != (uerr == nil) {
 		t.Fatalf("NewView: %v; UnmarshalBinary: %v", err, uerr)
 	}
+	// EncodedLen never panics, and knows the length of what NewView accepts.
+	if n, lerr := EncodedLen(data); err == nil && (lerr != nil || n != len(data)) {
+		t.Fatalf("NewView accepted %d bytes; EncodedLen says %d, %v", len(data), n, lerr)
+	}
 	// The unverified view may accept a corrupt table, but must not panic.
 	if u, err := NewViewUnverified[T](data); err == nil {
 		for i := range 64 {
