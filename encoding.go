@@ -258,7 +258,7 @@ func (k keyKind) familyName() string {
 	case kindFloat:
 		return "float"
 	case kindBytes:
-		return "string, []byte or byte array"
+		return "string/[]byte/[N]byte"
 	}
 	return fmt.Sprintf("kind %d", k)
 }
