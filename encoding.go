@@ -357,8 +357,8 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 // platform); the filter is then unchanged. Decoding checks every size
 // against len(data) before it allocates anything and never panics.
 //
-// UnmarshalBinary and ReadFrom work on a zero Filter, new(Filter[T]); no
-// other method does.
+// UnmarshalBinary, UnmarshalText and ReadFrom work on a zero Filter,
+// new(Filter[T]); no other method that changes the filter does.
 func (f *Filter[T]) UnmarshalBinary(data []byte) error {
 	h, t, err := decode(data, kindOf[T](), checkAll)
 	if err != nil {

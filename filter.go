@@ -13,10 +13,10 @@ import (
 // many goroutines at once. A call that changes the filter (Insert, Delete,
 // Reset, ...) needs exclusive access.
 //
-// Make filters with New. The zero Filter holds no table: UnmarshalBinary
-// and ReadFrom turn it into a decoded filter, the encoding methods return an
-// error, Seed returns 0, Clone returns another zero Filter, String says it
-// is zero, and every other method panics.
+// Make filters with New. The zero Filter holds no table: UnmarshalBinary,
+// UnmarshalText and ReadFrom turn it into a decoded filter, the encoding
+// methods return an error, Seed returns 0, Clone returns another zero
+// Filter, String says it is zero, and every other method panics.
 //
 // A Filter value must not be copied: g := *f makes a second Filter that
 // shares f's table but counts its items separately, so a change through

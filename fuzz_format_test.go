@@ -55,6 +55,11 @@ func fuzzUnmarshal[T Hashable](t *testing.T, data []byte) bool {
 	if n, err := r.ReadFrom(bytes.NewReader(data)); err != nil || n != int64(len(data)) {
 		t.Fatalf("ReadFrom: %d bytes, %v; UnmarshalBinary accepted them", n, err)
 	}
+	text, err := g.MarshalText()
+	var tg Filter[T]
+	if err != nil || tg.UnmarshalText(text) != nil || !bytes.Equal(mustMarshal(t, &tg), data) {
+		t.Fatalf("the text encoding does not round-trip: %v", err)
+	}
 	if g.Len() > g.Slots() || g.Capacity() <= 0 {
 		t.Fatalf("Len %d, Slots %d, Capacity %d", g.Len(), g.Slots(), g.Capacity())
 	}
