@@ -264,7 +264,7 @@ func (k keyKind) familyName() string {
 }
 
 // errZeroFilter is returned by the encoding methods of a zero Filter.
-var errZeroFilter = formatErr(ErrIncompatible, "the Filter was made neither by New nor by decoding (UnmarshalBinary, ReadFrom): a zero Filter has no table to encode")
+var errZeroFilter = formatErr(ErrIncompatible, "the Filter was made neither by New nor by decoding (UnmarshalBinary, UnmarshalText, ReadFrom): a zero Filter has no table to encode")
 
 // header describes the filter for its encoding.
 func (f *Filter[T]) header() header {
