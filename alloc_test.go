@@ -22,6 +22,10 @@ func testAllAllocs(t *testing.T, layout Layout) {
 	testAllocs(t, layout, func(i int) int8 { return int8(i) })
 	testAllocs(t, layout, func(i int) float64 { return float64(i) / 3 })
 	testAllocs(t, layout, func(i int) userID { return userID(i) })
+	testAllocs(t, layout, func(i int) [16]byte { return uuidKey(i) })
+	testAllocs(t, layout, uuidKey)
+	testAllocs(t, layout, func(i int) [32]byte { return digestKey(i) })
+	testAllocs(t, layout, digestKey)
 }
 
 func testAllocs[T Hashable](t *testing.T, layout Layout, key func(int) T) {

@@ -89,6 +89,20 @@ const (
 	maxFingerprintBits = 32
 )
 
+// SizeBytes is the size in bytes of the table New would allocate for c,
+// padding included: the SizeBytes of the filter New(c) returns, whatever its
+// key type. Its encoding takes 68 bytes more (see FORMAT.md). SizeBytes
+// allocates nothing, so it can size many filters against a memory budget;
+// for a Config that New rejects it returns New's error, wrapping
+// ErrInvalidConfig.
+func (c Config) SizeBytes() (int, error) {
+	p, err := c.resolve()
+	if err != nil {
+		return 0, err
+	}
+	return int(tableBytes(p.m, bucketBits(p.layout, p.f))), nil
+}
+
 // params is a validated Config.
 type params struct {
 	capacity    int

@@ -39,6 +39,9 @@ func TestConfigErrors(t *testing.T) {
 			t.Errorf("New(%+v) = %v, %v; want nil, ErrInvalidConfig", c.cfg, f, err)
 			continue
 		}
+		if size, serr := c.cfg.SizeBytes(); size != 0 || serr == nil || serr.Error() != err.Error() || !errors.Is(serr, ErrInvalidConfig) {
+			t.Errorf("Config%+v.SizeBytes() = %d, %v; New says %v", c.cfg, size, serr, err)
+		}
 		if !strings.Contains(err.Error(), c.field) || !strings.HasPrefix(err.Error(), "cuckoo: ") {
 			t.Errorf("New(%+v): error %q does not name %s", c.cfg, err, c.field)
 		}
@@ -96,5 +99,48 @@ func TestExactSizing(t *testing.T) {
 func TestLayoutString(t *testing.T) {
 	if Packed.String() != "Packed" || SemiSorted.String() != "SemiSorted" || Layout(9).String() != "Layout(9)" {
 		t.Fatal(Packed, SemiSorted, Layout(9))
+	}
+}
+
+// TestConfigSizeBytes checks that Config.SizeBytes is the table size New
+// allocates, for every width and layout and capacities from 1 to millions,
+// and that it allocates nothing itself.
+func TestConfigSizeBytes(t *testing.T) {
+	capacities := []int{100, 999, 1000, 4093, 12_345, 65_536, 1 << 20, 3_000_001}
+	for c := 1; c <= 64; c++ {
+		capacities = append(capacities, c)
+	}
+	var cfgs []Config
+	for _, layout := range layouts {
+		for f := minFingerprintBits; f <= maxFingerprintBits; f++ {
+			for _, n := range capacities {
+				cfgs = append(cfgs, Config{Capacity: n, FingerprintBits: f, Layout: layout})
+			}
+		}
+		for _, rate := range []float64{0.3, 0.01, 0.001, 1e-6} {
+			cfgs = append(cfgs, Config{Capacity: 777, FalsePositiveRate: rate, Layout: layout})
+		}
+		cfgs = append(cfgs, Config{Capacity: 50, Layout: layout, Seed: 9, MaxKicks: 5000})
+	}
+	for _, cfg := range cfgs {
+		want, err := cfg.SizeBytes()
+		if err != nil {
+			t.Fatalf("%+v: %v", cfg, err)
+		}
+		f := mustNew[string](t, cfg)
+		if got := f.SizeBytes(); got != want || len(f.c.t.data) != want {
+			t.Fatalf("%+v: Config.SizeBytes %d, New made %d bytes", cfg, want, got)
+		}
+		if cfg.Capacity == 1000 && f.EncodedSize() != want+headerSize+checksumSize {
+			t.Fatalf("%+v: encoding of %d bytes, table %d", cfg, f.EncodedSize(), want)
+		}
+	}
+	cfg := Config{Capacity: 1_000_000_000, FingerprintBits: 16}
+	if a := testing.AllocsPerRun(10, func() { _, _ = cfg.SizeBytes() }); a != 0 {
+		t.Fatalf("Config.SizeBytes allocates %v times", a)
+	}
+	// A billion 16-bit items: about 2.1 GB, computed without allocating it.
+	if size, err := cfg.SizeBytes(); math.MaxInt > 1<<32 && (err != nil || size < 2_100_000_000 || size > 2_110_000_000) {
+		t.Fatalf("%+v: %d bytes, %v", cfg, size, err)
 	}
 }

@@ -13,6 +13,14 @@
 //	f.Contains("alice") // true
 //	f.Contains("bob")   // false, or true with probability about 0.1%
 //
+// # Keys
+//
+// Keys are Go's integer, float, string and []byte types, and the byte arrays
+// [16]byte (UUIDs) and [32]byte (SHA-256 digests), named types included; see
+// Hashable. Types of one family hash alike: all integers by value, both
+// floats as float64, and strings, byte slices and byte arrays by their bytes
+// (a UUID id and id[:] have the same hash).
+//
 // # Guarantees
 //
 //   - No false negatives: Contains(key) is true for every key inserted and
@@ -47,17 +55,24 @@
 // The default rate, 0.001, gives 13 bits.
 // Config.FalsePositiveRate picks the smallest width that reaches a rate.
 //
-// # Concurrency
+// Config.SizeBytes is the table size New would allocate, computed without
+// allocating it.
+//
+// # Concurrency and copies
 //
 // Read-only methods (Contains, Count, the batches, Hash, Len, ...) may run
 // concurrently with each other. Methods that modify the filter need exclusive
-// access; guard the filter with a sync.RWMutex if it is shared.
+// access; guard the filter with a sync.RWMutex if it is shared. Clone makes
+// an independent copy; a copied Filter value shares the table.
 //
 // # Hashing once, probing many filters
 //
 // Hash(key) depends only on the key and Config.Seed, so a key hashed once
 // can probe every filter built with that seed through ContainsHash, for
-// example one filter per data block of a table.
+// example one filter per data block of a table. Seed reports the seed a
+// Filter or View uses. Printing a filter or view (String, or fmt with %v,
+// %s, %d, %#v, ...) shows its key family, width, layout, count, capacity and
+// load, never the seed or the table.
 //
 // # Persistence
 //
@@ -69,4 +84,15 @@
 // Filter. Decoding checks sizes before allocating, verifies the CRC-32C and
 // the table's structure, and returns errors wrapping ErrCorrupt,
 // ErrChecksum, ErrUnsupportedVersion or ErrIncompatible, never a panic.
+// NewViewUnverified checks the header only: it cannot see a changed seed or
+// table byte, so use it only on bytes verified otherwise.
+//
+// EncodedLen reads the length of an encoding from its header, so filters
+// stored back to back in one file open with NewView at each offset without
+// an index of lengths. ReadFrom reads such a stream one filter at a time; its
+// error wraps io.EOF only when the stream held no byte at all, and
+// io.ErrUnexpectedEOF when it ends inside a filter.
+//
+// MarshalText and UnmarshalText carry the same format in standard base64, so
+// a struct holding a *Filter round-trips through encoding/json.
 package cuckoo

@@ -149,6 +149,28 @@ func parseHeader(b []byte) (header, error) {
 	return h, nil
 }
 
+// EncodedLen returns the length of the encoding that starts at data, read
+// from its header alone, so that filters stored back to back open at any
+// offset without an index of their lengths: NewView(data[:n]). data may hold
+// more bytes after the encoding, or only its 64-byte header.
+//
+// EncodedLen checks the header as NewView does, with the same errors
+// (wrapping ErrCorrupt or ErrUnsupportedVersion), and reads nothing past it:
+// the checksum and the table are left to NewView. A length too large for the
+// platform's int gives an error wrapping ErrIncompatible. It never panics
+// and allocates nothing but an error.
+func EncodedLen(data []byte) (int, error) {
+	h, err := parseHeader(data)
+	if err != nil {
+		return 0, err
+	}
+	size := h.encodedSize()
+	if size > math.MaxInt {
+		return 0, formatErr(ErrIncompatible, "a %d-byte filter is too large for this platform", size)
+	}
+	return int(size), nil
+}
+
 func allZero(b []byte) bool {
 	for _, c := range b {
 		if c != 0 {
@@ -236,13 +258,13 @@ func (k keyKind) familyName() string {
 	case kindFloat:
 		return "float"
 	case kindBytes:
-		return "string or []byte"
+		return "string/[]byte/[N]byte"
 	}
 	return fmt.Sprintf("kind %d", k)
 }
 
 // errZeroFilter is returned by the encoding methods of a zero Filter.
-var errZeroFilter = formatErr(ErrIncompatible, "the zero Filter holds no table; make filters with New or UnmarshalBinary")
+var errZeroFilter = formatErr(ErrIncompatible, "the Filter was made neither by New nor by decoding (UnmarshalBinary, UnmarshalText, ReadFrom): a zero Filter has no table to encode")
 
 // errGrowable is returned by the encoding methods of a growable filter,
 // which format version 1 cannot describe.
@@ -338,18 +360,18 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 // UnmarshalBinary replaces the filter with the one encoded in data, which
 // must be exactly one encoding as written by AppendBinary, MarshalBinary or
 // WriteTo, of a filter whose keys hash like T's (all integer types hash
-// alike, both float types, and string with []byte). The filter copies the
-// table and keeps no reference to data. It continues exactly as the encoded
-// filter would have: same answers, same Capacity and MaxKicks, same
-// displacement order.
+// alike, both float types, and string with []byte, [16]byte and [32]byte,
+// named types included). The filter copies the table and keeps no
+// reference to data. It continues exactly as the encoded filter would have:
+// same answers, same Capacity and MaxKicks, same displacement order.
 //
 // Errors wrap ErrCorrupt, ErrChecksum, ErrUnsupportedVersion or
 // ErrIncompatible (another key family, or a filter too large for this
 // platform); the filter is then unchanged. Decoding checks every size
 // against len(data) before it allocates anything and never panics.
 //
-// UnmarshalBinary and ReadFrom work on a zero Filter, new(Filter[T]); no
-// other method does.
+// UnmarshalBinary, UnmarshalText and ReadFrom work on a zero Filter,
+// new(Filter[T]); no other method that changes the filter does.
 func (f *Filter[T]) UnmarshalBinary(data []byte) error {
 	h, t, err := decode(data, kindOf[T](), checkAll)
 	if err != nil {
@@ -371,9 +393,11 @@ const readChunk = 32<<10 - headerSize
 // as WriteTo writes it. It reads the header first, checks it, then reads
 // exactly the rest, never past the end of the encoding, so r may hold more
 // data after it (such as further filters). It returns the number of bytes
-// read. The checks and errors are those of UnmarshalBinary; an error that
-// wraps ErrCorrupt and io.EOF means r held no byte at all, one that wraps
-// io.ErrUnexpectedEOF a truncated encoding. After an error the filter is
+// read. The checks and errors are those of UnmarshalBinary. A stream that
+// ends early gives an error wrapping ErrCorrupt and one of two io errors:
+// io.EOF only when r held no byte at all, io.ErrUnexpectedEOF (never io.EOF)
+// once any byte was read, so a loop that reads filters until io.EOF stops
+// only at a clean end, never on a cut one. After an error the filter is
 // unchanged.
 func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	var hb [headerSize]byte
@@ -388,7 +412,7 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 		n += k
 	}
 	if err != nil {
-		return int64(n), readErr(err)
+		return int64(n), readErr(err, n > 0)
 	}
 	h, err := parseHeader(hb[:])
 	if err != nil {
@@ -406,7 +430,7 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 		k, err := io.ReadFull(r, buf[len(buf):min(cap(buf), int(size))])
 		buf = buf[:len(buf)+k]
 		if err != nil {
-			return int64(len(buf)), readErr(err)
+			return int64(len(buf)), readErr(err, true)
 		}
 	}
 	h, t, err := decode(buf, kindOf[T](), checkAll)
@@ -420,8 +444,18 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	return int64(len(buf)), nil
 }
 
-// readErr wraps an error of ReadFrom's reader.
-func readErr(err error) error {
+// readErr wraps an error of ReadFrom's reader. started says whether any byte
+// of the encoding was read before it: io.ReadFull reports io.EOF for a read
+// that got no byte, even when earlier reads got some, and only a stream that
+// held no byte at all may end in io.EOF.
+func readErr(err error, started bool) error {
+	switch {
+	case started && err == io.EOF:
+		err = io.ErrUnexpectedEOF
+	case started && errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
+		// The reader's own wrapping of io.EOF: keep its text, not its identity.
+		return fmt.Errorf("%w: truncated: %w (%v)", ErrCorrupt, io.ErrUnexpectedEOF, err)
+	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return fmt.Errorf("%w: truncated: %w", ErrCorrupt, err)
 	}

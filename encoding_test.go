@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"testing/iotest"
 )
@@ -35,6 +36,7 @@ type querier[T Hashable] interface {
 	Layout() Layout
 	SizeBytes() int
 	EstimatedFalsePositiveRate() float64
+	Seed() uint64
 }
 
 var (
@@ -94,9 +96,10 @@ func checkSameAnswers[T Hashable](tb testing.TB, want, got querier[T], keys []T)
 		Len, Capacity, Slots, Bits, Size int
 		Layout                           Layout
 		Load, FPR                        float64
+		Seed                             uint64
 	}
 	st := func(q querier[T]) stats {
-		return stats{q.Len(), q.Capacity(), q.Slots(), q.FingerprintBits(), q.SizeBytes(), q.Layout(), q.LoadFactor(), q.EstimatedFalsePositiveRate()}
+		return stats{q.Len(), q.Capacity(), q.Slots(), q.FingerprintBits(), q.SizeBytes(), q.Layout(), q.LoadFactor(), q.EstimatedFalsePositiveRate(), q.Seed()}
 	}
 	if w, g := st(want), st(got); w != g {
 		tb.Fatalf("got %+v, want %+v", g, w)
@@ -246,6 +249,10 @@ func TestEncodingFamilies(t *testing.T) {
 		{"uint64<-string", ErrIncompatible, func() error { _, err := NewView[uint64](strs); return err }},
 		{"float64<-uint64", ErrIncompatible, func() error { _, err := NewViewUnverified[float64](ints); return err }},
 		{"int<-float32", ErrIncompatible, func() error { _, err := new(Filter[int]).ReadFrom(bytes.NewReader(floats)); return err }},
+		{"[16]byte<-string", nil, func() error { return new(Filter[[16]byte]).UnmarshalBinary(strs) }},
+		{"digest<-string", nil, func() error { _, err := NewView[digest](strs); return err }},
+		{"[16]byte<-uint64", ErrIncompatible, func() error { return new(Filter[[16]byte]).UnmarshalBinary(ints) }},
+		{"[32]byte<-float32", ErrIncompatible, func() error { _, err := NewViewUnverified[[32]byte](floats); return err }},
 	} {
 		if err := c.fn(); !errors.Is(err, c.err) || (c.err == nil) != (err == nil) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.err)
@@ -266,13 +273,48 @@ func TestEncodingFamilies(t *testing.T) {
 			t.Fatalf("int32 key %d not found", k-25)
 		}
 	}
+
+	// Byte arrays, strings and byte slices are one family: each reads the
+	// others' encodings and finds the same keys.
+	ids := builtFilter(t, Config{Capacity: 100}, 100, uuidKey)
+	encIDs := mustMarshal(t, ids)
+	if encIDs[offKind] != byte(kindBytes) {
+		t.Fatalf("a filter of [16]byte keys is encoded as family %d", encIDs[offKind])
+	}
+	sv, err := NewView[string](encIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bf Filter[[]byte]
+	if err := bf.UnmarshalBinary(encIDs); err != nil {
+		t.Fatal(err)
+	}
+	var back Filter[[16]byte]
+	if err := back.UnmarshalBinary(mustMarshal(t, &bf)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 100; i++ {
+		if u := uuidKey(i); i%5 != 0 && (!sv.Contains(string(u[:])) || !bf.Contains(u[:]) || !back.Contains(u)) {
+			t.Fatalf("key %d lost across the bytes family", i)
+		}
+	}
+	digests := builtFilter(t, Config{Capacity: 100}, 100, func(i int) string { d := digestKey(i); return string(d[:]) })
+	dv, err := NewView[digest](mustMarshal(t, digests))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 100; i++ {
+		if i%5 != 0 && !dv.Contains(digestKey(i)) {
+			t.Fatalf("digest %d inserted as a string not found in a View[digest]", i)
+		}
+	}
 }
 
 func TestUnmarshalZeroFilter(t *testing.T) {
 	orig := builtFilter(t, Config{Capacity: 200, Seed: 3}, 200, intKey)
 	enc := mustMarshal(t, orig)
 	var zero Filter[uint64]
-	if _, err := zero.MarshalBinary(); !errors.Is(err, ErrIncompatible) {
+	if _, err := zero.MarshalBinary(); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "neither by New nor by decoding") {
 		t.Fatalf("MarshalBinary of a zero Filter: %v", err)
 	}
 	if b, err := zero.AppendBinary([]byte("x")); !errors.Is(err, ErrIncompatible) || string(b) != "x" {

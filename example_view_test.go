@@ -89,3 +89,56 @@ func ExampleNewView() {
 	// user:5000: outside every block
 	// 50 13 211
 }
+
+// Filters stored back to back in one file, each opened in place: EncodedLen
+// reads a filter's length from its header, so the file needs no index of
+// where each filter starts.
+func ExampleEncodedLen() {
+	// Write one filter per block of keys, back to back.
+	var file []byte
+	for b := range 4 {
+		f, err := cuckoo.New[string](cuckoo.Config{Capacity: 100 * (b + 1)})
+		if err != nil {
+			panic(err)
+		}
+		for i := range 50 * (b + 1) {
+			if err := f.Insert(fmt.Sprintf("block%d-key%d", b, i)); err != nil {
+				panic(err)
+			}
+		}
+		if file, err = f.AppendBinary(file); err != nil {
+			panic(err)
+		}
+	}
+
+	// Open the file (here a slice; in practice an mmap): one View at each
+	// offset, answering from the file's bytes.
+	var views []*cuckoo.View[string]
+	for off := 0; off < len(file); {
+		n, err := cuckoo.EncodedLen(file[off:])
+		if err != nil {
+			panic(err) // not a filter here: ErrCorrupt, ErrUnsupportedVersion
+		}
+		v, err := cuckoo.NewView[string](file[off : off+n])
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("offset %4d: %3d bytes, %3d keys\n", off, n, v.Len())
+		views = append(views, v)
+		off += n
+	}
+
+	// The filters share the default seed: hash once, probe them all.
+	h := views[0].Hash("block2-key7")
+	for i, v := range views {
+		if v.ContainsHash(h) {
+			fmt.Println("block2-key7 may be in block", i)
+		}
+	}
+	// Output:
+	// offset    0: 279 bytes,  50 keys
+	// offset  279: 448 bytes, 100 keys
+	// offset  727: 617 bytes, 150 keys
+	// offset 1344: 786 bytes, 200 keys
+	// block2-key7 may be in block 2
+}

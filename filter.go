@@ -13,9 +13,14 @@ import (
 // many goroutines at once. A call that changes the filter (Insert, Delete,
 // Reset, ...) needs exclusive access.
 //
-// Make filters with New. The zero Filter holds no table: UnmarshalBinary and
-// ReadFrom turn it into a decoded filter, the encoding methods return an
-// error, and every other method panics.
+// Make filters with New. The zero Filter holds no table: UnmarshalBinary,
+// UnmarshalText and ReadFrom turn it into a decoded filter, the encoding
+// methods return an error, Seed returns 0, Clone returns another zero
+// Filter, String says it is zero, and every other method panics.
+//
+// A Filter value must not be copied: g := *f makes a second Filter that
+// shares f's table but counts its items separately, so a change through
+// either corrupts the other. Clone makes an independent copy.
 type Filter[T Hashable] struct {
 	c core
 }
@@ -119,6 +124,22 @@ func (f *Filter[T]) Delete(key T) bool { return f.c.delete(f.Hash(key)) }
 // DeleteHash is Delete for a key hashed with Hash.
 func (f *Filter[T]) DeleteHash(h uint64) bool { return f.c.delete(h) }
 
+// Clone returns an independent copy of the filter: its own table with the
+// same bytes, and the same Len, Capacity, Seed, MaxKicks and displacement
+// PRNG state, so the copy answers like the filter and, given the same
+// operations, continues to the same bytes. Later changes to either do not
+// affect the other. The Clone of a zero Filter is a new zero Filter.
+func (f *Filter[T]) Clone() *Filter[T] {
+	if f.c.t.data == nil {
+		return new(Filter[T])
+	}
+	g := &Filter[T]{c: newCore(f.c.reader, f.c.maxKicks)}
+	g.c.t.data = newTableData(uint64(len(f.c.t.data)))
+	copy(g.c.t.data, f.c.t.data)
+	g.c.rng = f.c.rng
+	return g
+}
+
 // Reset empties the filter and restarts its displacement PRNG, so that the
 // same operations give the same table as on a new filter. A growable filter
 // that has grown returns to its first table, which Reset allocates.
@@ -126,6 +147,12 @@ func (f *Filter[T]) Reset() { f.c.reset() }
 
 // Len is the number of items stored.
 func (f *Filter[T]) Len() int { return f.c.count }
+
+// Seed is the hash seed in use: Config.Seed, or DefaultSeed when that was 0.
+// Filters and views with the same Seed give the same Hash(key), so a hash
+// from one probes the others; a hash from a filter of another seed misses
+// every key. It is 0 only for the zero Filter.
+func (f *Filter[T]) Seed() uint64 { return f.c.h.seed }
 
 // Capacity is the Capacity the filter was made for.
 func (f *Filter[T]) Capacity() int { return f.c.capacity }

@@ -55,6 +55,11 @@ func fuzzUnmarshal[T Hashable](t *testing.T, data []byte) bool {
 	if n, err := r.ReadFrom(bytes.NewReader(data)); err != nil || n != int64(len(data)) {
 		t.Fatalf("ReadFrom: %d bytes, %v; UnmarshalBinary accepted them", n, err)
 	}
+	text, err := g.MarshalText()
+	var tg Filter[T]
+	if err != nil || tg.UnmarshalText(text) != nil || !bytes.Equal(mustMarshal(t, &tg), data) {
+		t.Fatalf("the text encoding does not round-trip: %v", err)
+	}
 	if g.Len() > g.Slots() || g.Capacity() <= 0 {
 		t.Fatalf("Len %d, Slots %d, Capacity %d", g.Len(), g.Slots(), g.Capacity())
 	}
@@ -84,6 +89,10 @@ func fuzzView[T Hashable](t *testing.T, data []byte, key func(int) T) bool {
 	uerr := g.UnmarshalBinary(data)
 	if (err == nil) != (uerr == nil) {
 		t.Fatalf("NewView: %v; UnmarshalBinary: %v", err, uerr)
+	}
+	// EncodedLen never panics, and knows the length of what NewView accepts.
+	if n, lerr := EncodedLen(data); err == nil && (lerr != nil || n != len(data)) {
+		t.Fatalf("NewView accepted %d bytes; EncodedLen says %d, %v", len(data), n, lerr)
 	}
 	// The unverified view may accept a corrupt table, but must not panic.
 	if u, err := NewViewUnverified[T](data); err == nil {

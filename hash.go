@@ -10,15 +10,17 @@ import (
 )
 
 // Hashable lists the key types a Filter accepts, including named types
-// such as `type UserID uint64`.
+// such as `type UserID uint64` or `type UUID [16]byte`.
 //
 // Integers hash as their value widened to 64 bits (signed ones sign-extended),
 // so int32(7), int64(7) and uint8(7) have the same hash, whatever the
 // platform's int size. Floats hash as float64 bits, with -0 folded into +0 and
-// every NaN into one NaN, so keys that compare equal hash equal. Strings and
-// byte slices hash their bytes: string("ab") and []byte("ab") hash equal.
+// every NaN into one NaN, so keys that compare equal hash equal. Strings,
+// byte slices and the byte arrays [16]byte (UUIDs) and [32]byte (SHA-256
+// digests) hash their bytes: string("ab") and []byte("ab") hash equal, and
+// an array hashes like the slice of its bytes, id and id[:].
 type Hashable interface {
-	~string | ~[]byte |
+	~string | ~[]byte | ~[16]byte | ~[32]byte |
 		~int | ~int8 | ~int16 | ~int32 | ~int64 |
 		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
 		~float32 | ~float64
@@ -35,7 +37,7 @@ const (
 	kindInvalid keyKind = iota
 	kindInt             // every integer type, widened to 64 bits
 	kindFloat           // float32 and float64, as float64 bits
-	kindBytes           // string and []byte
+	kindBytes           // string, []byte and the byte arrays
 	kindSigned8
 	kindSigned16
 	kindSigned32
@@ -44,6 +46,8 @@ const (
 	kindUnsigned32
 	kindFloat32
 	kindString
+	kindBytes16 // [16]byte
+	kindBytes32 // [32]byte
 )
 
 // kindHash is the kind of a "key" that is already a hash, for the ...Hash
@@ -58,6 +62,11 @@ func kindOf[T Hashable]() keyKind {
 		return kindString
 	case reflect.Slice:
 		return kindBytes
+	case reflect.Array: // [16]byte or [32]byte: Hashable allows no other
+		if t.Len() == 16 {
+			return kindBytes16
+		}
+		return kindBytes32
 	case reflect.Int8:
 		return kindSigned8
 	case reflect.Int16:
@@ -92,7 +101,7 @@ func kindOf[T Hashable]() keyKind {
 // same way, so filters may be shared between the types of one family.
 func (k keyKind) family() keyKind {
 	switch k {
-	case kindString, kindBytes:
+	case kindString, kindBytes, kindBytes16, kindBytes32:
 		return kindBytes
 	case kindFloat32, kindFloat:
 		return kindFloat
@@ -157,6 +166,10 @@ func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
 		return h.string(*(*string)(p))
 	case kindBytes:
 		return h.bytes(*(*[]byte)(p))
+	case kindBytes16:
+		return h.bytes((*[16]byte)(p)[:])
+	case kindBytes32:
+		return h.bytes((*[32]byte)(p)[:])
 	case kindUnsigned32:
 		return h.u64(uint64(*(*uint32)(p)))
 	case kindSigned32:

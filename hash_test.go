@@ -32,7 +32,25 @@ type (
 	blob     []byte
 	smallInt int8
 	temp     float32
+	uuid     [16]byte // as github.com/google/uuid.UUID
+	digest   [32]byte // as a named sha256 sum
 )
+
+// uuidKey and digestKey are distinct byte-array keys.
+func uuidKey(i int) uuid {
+	var u uuid
+	binary.LittleEndian.PutUint64(u[:], uint64(i))
+	binary.LittleEndian.PutUint64(u[8:], uint64(i)*0x9e3779b97f4a7c15)
+	return u
+}
+
+func digestKey(i int) digest {
+	var d digest
+	for k := range 4 {
+		binary.LittleEndian.PutUint64(d[8*k:], uint64(i)*uint64(2*k+1)*0x9e3779b97f4a7c15)
+	}
+	return d
+}
 
 func hashOf[T Hashable](tb testing.TB, key T) uint64 {
 	return mustNew[T](tb, Config{Capacity: 10, Seed: 5}).Hash(key)
@@ -73,6 +91,20 @@ func TestHashAcrossTypes(t *testing.T) {
 	ne("floats", hashOf(t, 1.0), hashOf(t, math.Nextafter(1, 2)))
 	long := make([]byte, 1000)
 	eq("long", hashOf(t, string(long)), xxh3.HashSeed(long, 5))
+
+	// Byte arrays hash as their bytes: like the equal slice and string.
+	u, d := uuidKey(7), digestKey(7)
+	eq("[16]byte/[]byte", hashOf(t, [16]byte(u)), hashOf(t, u[:]))
+	eq("[16]byte/string", hashOf(t, [16]byte(u)), hashOf(t, string(u[:])))
+	eq("named [16]byte", hashOf(t, u), hashOf(t, [16]byte(u)))
+	eq("[16]byte/xxh3", hashOf(t, u), xxh3.HashSeed(u[:], 5))
+	eq("[32]byte/[]byte", hashOf(t, [32]byte(d)), hashOf(t, d[:]))
+	eq("named [32]byte", hashOf(t, d), hashOf(t, [32]byte(d)))
+	eq("[32]byte/label", hashOf(t, d), hashOf(t, label(d[:])))
+	eq("zero [16]byte", hashOf(t, [16]byte{}), hashOf(t, make([]byte, 16)))
+	ne("zero [16]byte/empty", hashOf(t, [16]byte{}), hashOf(t, ""))
+	ne("uuids", hashOf(t, uuidKey(1)), hashOf(t, uuidKey(2)))
+	ne("[16]byte/[32]byte", hashOf(t, [16]byte{}), hashOf(t, [32]byte{}))
 }
 
 func TestHashSharedBySeed(t *testing.T) {
@@ -113,6 +145,55 @@ func TestEveryKeyType(t *testing.T) {
 	roundTrip(t, []userID{1, 2})
 	roundTrip(t, []label{"a", "b"})
 	roundTrip(t, []blob{blob("a")})
+	roundTrip(t, [][16]byte{{}, {1}, [16]byte(uuidKey(9))})
+	roundTrip(t, [][32]byte{{}, {31: 1}, [32]byte(digestKey(9))})
+	roundTrip(t, []uuid{uuidKey(1), uuidKey(2), {}})
+	roundTrip(t, []digest{digestKey(1), digestKey(2)})
+}
+
+// TestByteArrayKeys fills filters of UUID-like and digest-like keys and
+// looks them up through every query, on a filter and on views read with
+// every type of the family.
+func TestByteArrayKeys(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		const n = 5000
+		cfg := Config{Capacity: n, Layout: layout, FingerprintBits: 16}
+		u := builtFilter(t, cfg, n, uuidKey)
+		d := builtFilter(t, cfg, n, digestKey)
+		for i := range n {
+			if i%5 == 0 {
+				continue
+			}
+			uk, dk := uuidKey(i), digestKey(i)
+			if !u.Contains(uk) || u.Count(uk) == 0 || !u.ContainsHash(u.Hash(uk)) || !d.Contains(dk) || d.Count(dk) == 0 {
+				t.Fatalf("key %d lost", i)
+			}
+		}
+		misses := 0
+		for i := n; i < 3*n; i++ {
+			if u.Contains(uuidKey(i)) {
+				misses++
+			}
+		}
+		// A sanity bound, far above the expected count (about 1): keys
+		// that hashed alike would all be found.
+		if expected := float64(2*n) * u.EstimatedFalsePositiveRate(); float64(misses) > 3*expected+10 {
+			t.Fatalf("%d false positives in %d lookups, %.1f expected", misses, 2*n, expected)
+		}
+		keys := make([]uuid, 2*n)
+		for i := range keys {
+			keys[i] = uuidKey(i)
+		}
+		found := make([]bool, len(keys))
+		if got := u.ContainsBatch(keys, found); got < n*4/5 {
+			t.Fatalf("ContainsBatch found %d", got)
+		}
+		for i := range n {
+			if i%5 != 0 && !found[i] {
+				t.Fatalf("ContainsBatch lost key %d", i)
+			}
+		}
+	})
 }
 
 func roundTrip[T Hashable](t *testing.T, keys []T) {

@@ -46,6 +46,9 @@ func (v *View[T]) CountHash(h uint64) int { return v.r.countHash(h) }
 // Len is the number of items stored.
 func (v *View[T]) Len() int { return v.r.count }
 
+// Seed is the hash seed of the encoded filter; see Filter.Seed.
+func (v *View[T]) Seed() uint64 { return v.r.h.seed }
+
 // Capacity is the Capacity the filter was made for.
 func (v *View[T]) Capacity() int { return v.r.capacity }
 
@@ -79,14 +82,24 @@ func (v *View[T]) EstimatedFalsePositiveRate() float64 { return v.r.estimatedFPR
 // is known to be intact, NewViewUnverified skips the O(len(data)) checks.
 func NewView[T Hashable](data []byte) (*View[T], error) { return newView[T](data, checkAll) }
 
-// NewViewUnverified is NewView without the checksum and structure checks: it
-// checks the header, the length and the key family only, in constant time.
+// NewViewUnverified is NewView in constant time: it checks only what the
+// header can tell. That is the magic and the version, every header field
+// against its range (layout, width, bucket count, item count at most the
+// slots, capacity, seed not 0, ...), that len(data) is exactly the length
+// the header describes, and that the key family is T's and fits the
+// platform. Errors are NewView's.
 //
-// Use it only for bytes whose integrity is already established, for example
-// by a checksum that the storage layer verifies, or by an earlier NewView
-// over the same unchanged bytes. A corrupt table is not detected: its View
-// answers wrongly, including false negatives, and may report a wrong Len. It
-// still never reads outside data and never panics.
+// It reads neither the CRC-32C nor the table, so it cannot notice a changed
+// byte that leaves the header in range. A flipped bit of the seed or of any
+// table byte goes unnoticed, and the View answers wrongly, false negatives
+// included: with another seed every key hashes elsewhere, and nearly every
+// stored key is reported absent. A wrong item count gives a wrong Len and
+// LoadFactor. Whatever the bytes, the View never reads outside data and
+// never panics.
+//
+// Use it only for bytes whose integrity is established otherwise, for
+// example by a checksum that the storage layer verifies, or by an earlier
+// NewView over the same unchanged bytes.
 func NewViewUnverified[T Hashable](data []byte) (*View[T], error) {
 	return newView[T](data, checkHeader)
 }

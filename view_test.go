@@ -1,6 +1,8 @@
 package cuckoo
 
 import (
+	"bytes"
+	"errors"
 	"sync"
 	"testing"
 	"unsafe"
@@ -86,6 +88,8 @@ func TestViewZeroAllocations(t *testing.T) {
 		testViewAllocs(t, layout, func(i int) int16 { return int16(i) })
 		testViewAllocs(t, layout, func(i int) float32 { return float32(i) / 3 })
 		testViewAllocs(t, layout, func(i int) userID { return userID(i) })
+		testViewAllocs(t, layout, uuidKey)
+		testViewAllocs(t, layout, func(i int) [32]byte { return digestKey(i) })
 	})
 }
 
@@ -126,6 +130,7 @@ func testViewAllocs[T Hashable](t *testing.T, layout Layout, key func(int) T) {
 		"Layout":            func() { sink += int(v.Layout()) },
 		"SizeBytes":         func() { sink += v.SizeBytes() },
 		"EstimatedFPR":      func() { sink += int(v.EstimatedFalsePositiveRate()) },
+		"Seed":              func() { sink += int(v.Seed() & 1) },
 	}
 	for name, op := range ops {
 		if a := testing.AllocsPerRun(200, op); a != 0 {
@@ -182,4 +187,69 @@ func BenchmarkViewContains(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestViewUnverifiedMisses shows what NewViewUnverified cannot see: a flipped
+// seed bit or table byte leaves the header in range, so it accepts the bytes
+// and answers wrongly, false negatives included, where NewView reports
+// ErrChecksum. Whatever the table holds, every query of its View returns
+// without a panic (TestGuardPage shows the probes' reads stay inside the
+// table whatever its bytes).
+func TestViewUnverifiedMisses(t *testing.T) {
+	const n = 1000
+	enc := mustMarshal(t, builtFilter(t, Config{Capacity: n, Seed: 77}, n, stringKey))
+	stored := func(v *View[string]) (found int) {
+		for i := range n {
+			if i%5 != 0 && v.Contains(stringKey(i)) {
+				found++
+			}
+		}
+		return found
+	}
+	bad := bytes.Clone(enc)
+	bad[offSeed] ^= 1
+	if _, err := NewView[string](bad); !errors.Is(err, ErrChecksum) {
+		t.Fatalf("NewView of a flipped seed bit: %v, want ErrChecksum", err)
+	}
+	v, err := NewViewUnverified[string](bad)
+	if err != nil {
+		t.Fatalf("NewViewUnverified noticed the flipped seed bit: %v", err)
+	}
+	if found := stored(v); found > n/10 {
+		t.Fatalf("with a flipped seed bit, %d of %d stored keys are still found", found, n*4/5)
+	}
+
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for _, f := range []int{4, 9, 13, 17, 32} {
+			enc := mustMarshal(t, builtFilter(t, Config{Capacity: 60, FingerprintBits: f, Layout: layout}, 60, intKey))
+			keys := make([]uint64, 200)
+			for i := range keys {
+				keys[i] = intKey(i)
+			}
+			found := make([]bool, len(keys))
+			lossy := 0
+			for i := headerSize; i < len(enc)-checksumSize; i++ {
+				bad := bytes.Clone(enc)
+				bad[i] ^= 0xff
+				if _, err := NewView[uint64](bad); !errors.Is(err, ErrChecksum) {
+					t.Fatalf("f=%d, table byte %d flipped: NewView says %v", f, i, err)
+				}
+				v, err := NewViewUnverified[uint64](bad)
+				if err != nil {
+					t.Fatalf("f=%d, table byte %d flipped: NewViewUnverified says %v", f, i, err)
+				}
+				_ = v.ContainsBatch(keys, found) + v.ContainsHashBatch(keys, found)
+				for j := range keys {
+					_ = v.Count(keys[j]) + v.CountHash(keys[j])
+					if j%5 != 0 && j < 60 && !v.Contains(keys[j]) {
+						lossy++
+						break
+					}
+				}
+			}
+			if lossy == 0 {
+				t.Fatalf("f=%d: no flipped table byte lost a stored key", f)
+			}
+		}
+	})
 }

@@ -1,0 +1,119 @@
+package cuckoo
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// walkView opens the encoding at the start of data with EncodedLen and
+// NewView, checks it answers like want, and returns the rest of data.
+func walkView[T Hashable](t *testing.T, data []byte, want *Filter[T], keys []T) []byte {
+	t.Helper()
+	n, err := EncodedLen(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != want.EncodedSize() {
+		t.Fatalf("EncodedLen %d, the filter's EncodedSize %d", n, want.EncodedSize())
+	}
+	if h, err := EncodedLen(data[:headerSize]); h != n || err != nil {
+		t.Fatalf("EncodedLen of the header alone: %d, %v; of the whole: %d", h, err, n)
+	}
+	v, err := NewView[T](data[:n])
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSameAnswers(t, want, v, keys)
+	return data[n:]
+}
+
+// TestEncodedLenWalk writes five filters of different widths, layouts and key
+// types back to back and opens each at its offset with EncodedLen + NewView.
+func TestEncodedLenWalk(t *testing.T) {
+	ints := builtFilter(t, Config{Capacity: 300, FingerprintBits: 4}, 300, intKey)
+	strs := builtFilter(t, Config{Capacity: 1000, Layout: SemiSorted, Seed: 3}, 1000, stringKey)
+	floats := builtFilter(t, Config{Capacity: 50, FingerprintBits: 21}, 50, func(i int) float64 { return float64(i) / 3 })
+	ids := builtFilter(t, Config{Capacity: 2000, FingerprintBits: 32, Layout: SemiSorted}, 2000, uuidKey)
+	small := builtFilter(t, Config{Capacity: 1, FingerprintBits: 9}, 1, func(i int) int8 { return int8(i) })
+	var file []byte
+	for _, f := range []interface{ AppendBinary([]byte) ([]byte, error) }{ints, strs, floats, ids, small} {
+		var err error
+		if file, err = f.AppendBinary(file); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rest := file
+	rest = walkView(t, rest, ints, []uint64{intKey(1), intKey(2), intKey(5), 3, 4})
+	rest = walkView(t, rest, strs, []string{stringKey(1), stringKey(10), "absent"})
+	rest = walkView(t, rest, floats, []float64{1.0 / 3, 2, 2.0 / 3})
+	rest = walkView(t, rest, ids, []uuid{uuidKey(1), uuidKey(5), uuidKey(3000)})
+	rest = walkView(t, rest, small, []int8{0, 1, 2})
+	if len(rest) != 0 {
+		t.Fatalf("%d bytes left after the five filters", len(rest))
+	}
+}
+
+// TestEncodedLenErrors: truncated and corrupt headers and garbage give the
+// header's errors, never a panic or a length.
+func TestEncodedLenErrors(t *testing.T) {
+	enc := mustMarshal(t, builtFilter(t, Config{Capacity: 100, FingerprintBits: 12}, 100, intKey))
+	if n, err := EncodedLen(enc); n != len(enc) || err != nil {
+		t.Fatalf("EncodedLen of a whole encoding: %d, %v", n, err)
+	}
+	if a := testing.AllocsPerRun(10, func() { _, _ = EncodedLen(enc) }); a != 0 {
+		t.Fatalf("EncodedLen allocates %v times", a)
+	}
+	for l := range headerSize {
+		if n, err := EncodedLen(enc[:l]); n != 0 || !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("header cut to %d bytes: %d, %v", l, n, err)
+		}
+	}
+	// Every header bit flipped: an error, or a length that NewView rejects
+	// unless it is the true one (the flip is in a field that does not set
+	// the length, and the checksum catches it).
+	for bit := range 8 * headerSize {
+		bad := bytes.Clone(enc)
+		bad[bit/8] ^= 1 << (bit % 8)
+		n, err := EncodedLen(bad)
+		if err != nil {
+			if n != 0 {
+				t.Fatalf("bit %d: length %d with %v", bit, n, err)
+			}
+			checkFormatErr(t, err, fmt.Sprintf("bit %d", bit))
+			if _, verr := NewView[uint64](bad); verr == nil || verr.Error() != err.Error() {
+				t.Fatalf("bit %d: EncodedLen says %v, NewView %v", bit, err, verr)
+			}
+			continue
+		}
+		if n < headerSize+tablePad+checksumSize {
+			t.Fatalf("bit %d: length %d", bit, n)
+		}
+		if _, err := NewView[uint64](bad[:min(n, len(bad))]); err == nil {
+			t.Fatalf("bit %d: accepted", bit)
+		}
+	}
+	le := binary.LittleEndian
+	v2 := bytes.Clone(enc)
+	le.PutUint16(v2[offVersion:], 2)
+	if _, err := EncodedLen(v2[:offVersion+2]); !errors.Is(err, ErrUnsupportedVersion) {
+		t.Fatalf("version 2: %v", err)
+	}
+	rng := newRand(11)
+	for range 2000 {
+		b := make([]byte, rng.IntN(200))
+		for j := range b {
+			b[j] = byte(rng.Uint32())
+		}
+		if rng.IntN(2) == 0 && len(b) >= 6 {
+			copy(b, enc[:6])
+		}
+		if n, err := EncodedLen(b); err == nil || n != 0 {
+			t.Fatalf("%d random bytes: %d, %v", len(b), n, err)
+		} else {
+			checkFormatErr(t, err, "random bytes")
+		}
+	}
+}

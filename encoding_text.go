@@ -1,0 +1,57 @@
+package cuckoo
+
+import (
+	"bytes"
+	"encoding/base64"
+	"slices"
+)
+
+// The text encoding is the binary format (FORMAT.md) in standard base64
+// (RFC 4648, padded), so that encoding/json, encoding/xml and other text
+// encoders store a filter as one string instead of silently dropping it.
+
+// AppendText appends the filter's encoding in standard base64 to b, as
+// MarshalText returns it, and returns the extended slice.
+func (f *Filter[T]) AppendText(b []byte) ([]byte, error) {
+	if f.c.t.data == nil {
+		return b, errZeroFilter
+	}
+	b = slices.Grow(b, base64.StdEncoding.EncodedLen(f.EncodedSize()))
+	// WriteTo through the encoder: no copy of the binary encoding is made.
+	buf := bytes.NewBuffer(b)
+	w := base64.NewEncoder(base64.StdEncoding, buf)
+	if _, err := f.WriteTo(w); err != nil {
+		return b, err // a bytes.Buffer does not fail
+	}
+	if err := w.Close(); err != nil {
+		return b, err
+	}
+	return buf.Bytes(), nil
+}
+
+// MarshalText returns the filter's encoding (see AppendBinary) in standard
+// base64: it implements encoding.TextMarshaler, so that encoding/json writes a
+// *Filter as a string. (A Filter held by value, not through a pointer, is
+// only marshaled this way where it is addressable.)
+func (f *Filter[T]) MarshalText() ([]byte, error) { return f.AppendText(nil) }
+
+// UnmarshalText replaces the filter with the one whose base64 text
+// MarshalText or AppendText wrote: it implements encoding.TextUnmarshaler,
+// and works on a zero Filter as UnmarshalBinary does. Text that is not
+// base64 gives an error wrapping ErrCorrupt; otherwise the checks and errors
+// are UnmarshalBinary's. After an error the filter is unchanged.
+func (f *Filter[T]) UnmarshalText(text []byte) error {
+	data := make([]byte, base64.StdEncoding.DecodedLen(len(text)))
+	n, err := base64.StdEncoding.Decode(data, text)
+	if err != nil {
+		return formatErr(ErrCorrupt, "text is not base64: %v", err)
+	}
+	h, t, err := decode(data[:n], kindOf[T](), checkAll)
+	if err != nil {
+		return err
+	}
+	// The table keeps aliasing data, which nothing else holds.
+	adviseHugePages(t.data)
+	f.load(&h, t)
+	return nil
+}

@@ -1,0 +1,66 @@
+package cuckoo
+
+import (
+	"fmt"
+	"io"
+	"reflect"
+	"strconv"
+)
+
+// Printing a filter or view shows what it is, never what it holds: the key
+// family, the fingerprint width, the layout, the item count, the capacity and
+// the load. The seed, the displacement PRNG state (which starts at the seed)
+// and the table bytes are never printed, whatever the verb: Format sends
+// every verb to String or GoString, so no verb falls back to printing the
+// struct. The methods have value receivers so that a Filter held by value in
+// a struct prints the same way as a *Filter.
+
+// String describes the filter in one line, for example
+//
+//	cuckoo.Filter(string/[]byte/[N]byte keys, 13-bit Packed, 3 items, capacity 1000, load 0.285%)
+//
+// The zero Filter says that it was made neither by New nor by decoding.
+func (f Filter[T]) String() string { return f.c.describe("cuckoo.Filter") }
+
+// GoString is String with the key type, for the %#v verb:
+// cuckoo.Filter[string](...).
+func (f Filter[T]) GoString() string { return f.c.describe(typeName[T]("cuckoo.Filter")) }
+
+// Format prints the filter with String, or GoString for %#v, so that no
+// verb prints the fields.
+func (f Filter[T]) Format(s fmt.State, verb rune) { format(s, verb, f.String, f.GoString) }
+
+// String describes the view in one line, like Filter.String:
+//
+//	cuckoo.View(integer keys, 16-bit SemiSorted, 50 items, capacity 100, load 48.1%)
+func (v View[T]) String() string { return v.r.describe("cuckoo.View") }
+
+// GoString is String with the key type, for the %#v verb.
+func (v View[T]) GoString() string { return v.r.describe(typeName[T]("cuckoo.View")) }
+
+// Format prints the view with String, or GoString for %#v.
+func (v View[T]) Format(s fmt.State, verb rune) { format(s, verb, v.String, v.GoString) }
+
+func (r *reader) describe(name string) string {
+	if r.t.data == nil {
+		return name + "(zero: made neither by New nor by decoding)"
+	}
+	return fmt.Sprintf("%s(%s keys, %d-bit %v, %d items, capacity %d, load %s%%)",
+		name, r.kind.family().familyName(), r.t.f, r.t.layout, r.count, r.capacity,
+		strconv.FormatFloat(100*r.loadFactor(), 'g', 3, 64))
+}
+
+// typeName is name with the key type as its type argument.
+func typeName[T Hashable](name string) string {
+	return name + "[" + reflect.TypeFor[T]().String() + "]"
+}
+
+// format writes str(), or gostr() for %#v, as the verb and flags in s ask: a
+// verb that does not print strings gives fmt's %!verb(string=...) notice.
+func format(s fmt.State, verb rune, str, gostr func() string) {
+	if verb == 'v' && s.Flag('#') {
+		_, _ = io.WriteString(s, gostr())
+		return
+	}
+	fmt.Fprintf(s, fmt.FormatString(s, verb), str())
+}
