@@ -91,7 +91,9 @@ const (
 
 // SizeBytes is the size in bytes of the table New would allocate for c,
 // padding included: the SizeBytes of the filter New(c) returns, whatever its
-// key type. Its encoding takes 68 bytes more (see FORMAT.md). SizeBytes
+// key type; for a growable filter (MaxCapacity), that of its first table,
+// which doubles as it grows. Its encoding takes 68 bytes more (see
+// FORMAT.md). SizeBytes
 // allocates nothing, so it can size many filters against a memory budget;
 // for a Config that New rejects it returns New's error, wrapping
 // ErrInvalidConfig.
@@ -100,7 +102,7 @@ func (c Config) SizeBytes() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return int(tableBytes(p.m, bucketBits(p.layout, p.f))), nil
+	return int(tableBytes(p.m, bucketBits(p.layout, p.f+p.g))), nil // a growable table's first stage has f+g-bit slots
 }
 
 // params is a validated Config.

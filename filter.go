@@ -1,6 +1,7 @@
 package cuckoo
 
 import (
+	"math"
 	"math/bits"
 	"unsafe"
 )
@@ -168,7 +169,7 @@ func (f *Filter[T]) Slots() int { return f.c.slots() }
 func (f *Filter[T]) LoadFactor() float64 { return f.c.loadFactor() }
 
 // FingerprintBits is the fingerprint width in bits.
-func (f *Filter[T]) FingerprintBits() int { return int(f.c.t.f) }
+func (f *Filter[T]) FingerprintBits() int { return int(f.c.t.fbits) }
 
 // Layout is the bucket encoding.
 func (f *Filter[T]) Layout() Layout { return f.c.t.layout }
@@ -195,7 +196,11 @@ func (c *reader) slots() int { return int(c.t.m) * slotsPerBucket }
 
 func (c *reader) loadFactor() float64 { return float64(c.count) / float64(c.slots()) }
 
-func (c *reader) estimatedFPR() float64 { return falsePositiveRate(c.t.f, c.loadFactor()) }
+// estimatedFPR is the expected rate: a growable filter that has doublings
+// left matches its slots' layer bits too, 2^(g-k) times rarer.
+func (c *reader) estimatedFPR() float64 {
+	return -math.Expm1(-2 * slotsPerBucket * c.loadFactor() / (float64(c.t.fpRange) * float64(uint64(1)<<(c.t.g-c.t.k))))
+}
 
 // insert adds the key of kind k at p (a hash for kindHash).
 //

@@ -287,3 +287,34 @@ func TestGrowableBatches(t *testing.T) {
 		})
 	})
 }
+
+// TestGrowableAccessors checks what a growable filter reports as it grows:
+// FingerprintBits is the configured width at every stage, SizeBytes is
+// Config.SizeBytes at first and doubles (about) as it grows, and the
+// estimated rate stays at most the configured one.
+func TestGrowableAccessors(t *testing.T) {
+	cfg := Config{Capacity: 500, MaxCapacity: 500 << 5, FalsePositiveRate: 0.001}
+	f := mustNew[uint64](t, cfg)
+	want, err := cfg.SizeBytes()
+	if err != nil || f.SizeBytes() != want {
+		t.Fatalf("SizeBytes %d, Config.SizeBytes %d (%v)", f.SizeBytes(), want, err)
+	}
+	fixed := mustNew[uint64](t, Config{Capacity: cfg.MaxCapacity, FalsePositiveRate: 0.001})
+	for i := range cfg.MaxCapacity {
+		if err := f.Insert(uint64(i)); err != nil {
+			t.Fatal(err)
+		}
+		if f.FingerprintBits() != fixed.FingerprintBits() {
+			t.Fatalf("stage %d: FingerprintBits %d, want %d", f.c.t.k, f.FingerprintBits(), fixed.FingerprintBits())
+		}
+		if r := f.EstimatedFalsePositiveRate(); r > 0.001 {
+			t.Fatalf("stage %d, %d items: estimated rate %v above the configured 0.001", f.c.t.k, f.Len(), r)
+		}
+	}
+	if f.SizeBytes() > fixed.SizeBytes()*5/4 {
+		t.Fatalf("grown to MaxCapacity: %d bytes, a fixed filter %d", f.SizeBytes(), fixed.SizeBytes())
+	}
+	if s := f.String(); !strings.Contains(s, "13-bit") {
+		t.Fatalf("String %q does not give the fingerprint width", s)
+	}
+}

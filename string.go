@@ -46,7 +46,7 @@ func (r *reader) describe(name string) string {
 		return name + "(zero: made neither by New nor by decoding)"
 	}
 	return fmt.Sprintf("%s(%s keys, %d-bit %v, %d items, capacity %d, load %s%%)",
-		name, r.kind.family().familyName(), r.t.f, r.t.layout, r.count, r.capacity,
+		name, r.kind.family().familyName(), r.t.fbits, r.t.layout, r.count, r.capacity,
 		strconv.FormatFloat(100*r.loadFactor(), 'g', 3, 64))
 }
 

@@ -59,7 +59,7 @@ func (v *View[T]) Slots() int { return v.r.slots() }
 func (v *View[T]) LoadFactor() float64 { return v.r.loadFactor() }
 
 // FingerprintBits is the fingerprint width in bits.
-func (v *View[T]) FingerprintBits() int { return int(v.r.t.f) }
+func (v *View[T]) FingerprintBits() int { return int(v.r.t.fbits) }
 
 // Layout is the bucket encoding.
 func (v *View[T]) Layout() Layout { return v.r.t.layout }
