@@ -19,7 +19,7 @@ func walkView[T Hashable](t *testing.T, data []byte, want *Filter[T], keys []T) 
 	if n != want.EncodedSize() {
 		t.Fatalf("EncodedLen %d, the filter's EncodedSize %d", n, want.EncodedSize())
 	}
-	if h, err := EncodedLen(data[:headerSize]); h != n || err != nil {
+	if h, err := EncodedLen(data[:headerLen(data)]); h != n || err != nil {
 		t.Fatalf("EncodedLen of the header alone: %d, %v; of the whole: %d", h, err, n)
 	}
 	v, err := NewView[T](data[:n])
@@ -30,16 +30,18 @@ func walkView[T Hashable](t *testing.T, data []byte, want *Filter[T], keys []T) 
 	return data[n:]
 }
 
-// TestEncodedLenWalk writes five filters of different widths, layouts and key
-// types back to back and opens each at its offset with EncodedLen + NewView.
+// TestEncodedLenWalk writes six filters of different widths, layouts, key
+// types and format versions back to back and opens each at its offset with
+// EncodedLen + NewView.
 func TestEncodedLenWalk(t *testing.T) {
 	ints := builtFilter(t, Config{Capacity: 300, FingerprintBits: 4}, 300, intKey)
 	strs := builtFilter(t, Config{Capacity: 1000, Layout: SemiSorted, Seed: 3}, 1000, stringKey)
 	floats := builtFilter(t, Config{Capacity: 50, FingerprintBits: 21}, 50, func(i int) float64 { return float64(i) / 3 })
 	ids := builtFilter(t, Config{Capacity: 2000, FingerprintBits: 32, Layout: SemiSorted}, 2000, uuidKey)
 	small := builtFilter(t, Config{Capacity: 1, FingerprintBits: 9}, 1, func(i int) int8 { return int8(i) })
+	grown := builtFilter(t, Config{Capacity: 10, MaxCapacity: 10 << 5, FingerprintBits: 11}, 100, intKey) // version 2
 	var file []byte
-	for _, f := range []interface{ AppendBinary([]byte) ([]byte, error) }{ints, strs, floats, ids, small} {
+	for _, f := range []interface{ AppendBinary([]byte) ([]byte, error) }{ints, strs, floats, grown, ids, small} {
 		var err error
 		if file, err = f.AppendBinary(file); err != nil {
 			t.Fatal(err)
@@ -49,10 +51,11 @@ func TestEncodedLenWalk(t *testing.T) {
 	rest = walkView(t, rest, ints, []uint64{intKey(1), intKey(2), intKey(5), 3, 4})
 	rest = walkView(t, rest, strs, []string{stringKey(1), stringKey(10), "absent"})
 	rest = walkView(t, rest, floats, []float64{1.0 / 3, 2, 2.0 / 3})
+	rest = walkView(t, rest, grown, []uint64{intKey(1), intKey(2), intKey(5), intKey(99), 3, 4})
 	rest = walkView(t, rest, ids, []uuid{uuidKey(1), uuidKey(5), uuidKey(3000)})
 	rest = walkView(t, rest, small, []int8{0, 1, 2})
 	if len(rest) != 0 {
-		t.Fatalf("%d bytes left after the five filters", len(rest))
+		t.Fatalf("%d bytes left after the six filters", len(rest))
 	}
 }
 
@@ -96,10 +99,10 @@ func TestEncodedLenErrors(t *testing.T) {
 		}
 	}
 	le := binary.LittleEndian
-	v2 := bytes.Clone(enc)
-	le.PutUint16(v2[offVersion:], 2)
-	if _, err := EncodedLen(v2[:offVersion+2]); !errors.Is(err, ErrUnsupportedVersion) {
-		t.Fatalf("version 2: %v", err)
+	v3 := bytes.Clone(enc)
+	le.PutUint16(v3[offVersion:], 3)
+	if _, err := EncodedLen(v3[:offVersion+2]); !errors.Is(err, ErrUnsupportedVersion) {
+		t.Fatalf("version 3: %v", err)
 	}
 	rng := newRand(11)
 	for range 2000 {

@@ -10,16 +10,20 @@ import (
 	"slices"
 )
 
-// The binary format, version 1, is described in FORMAT.md: a 64-byte header,
-// the table's data exactly as it is in memory (buckets packed little-endian,
-// then tablePad zero bytes), and a CRC-32C of everything before it. Keeping
-// the padding in the encoding is what lets a View probe the encoded bytes in
-// place with the same 64-bit loads as a Filter.
+// The binary format is described in FORMAT.md: a header, the table's data
+// exactly as it is in memory (buckets packed little-endian, then tablePad
+// zero bytes), and a CRC-32C of everything before it. Keeping the padding in
+// the encoding is what lets a View probe the encoded bytes in place with
+// the same 64-bit loads as a Filter. Version 1 (a 64-byte header) is every
+// fixed filter's; version 2 (128 bytes, the first 64 as version 1's) adds
+// what a growable filter's stage needs, and is written only for those.
 
 const (
-	formatVersion = 1
-	headerSize    = 64 // the table starts 64-byte aligned in the encoding
-	checksumSize  = 4
+	formatVersion1 = 1
+	formatVersion2 = 2
+	headerSize     = 64  // version 1's; the table starts 64-byte aligned in the encoding
+	headerSize2    = 128 // version 2's
+	checksumSize   = 4
 )
 
 // formatMagic opens every encoding.
@@ -32,7 +36,11 @@ const (
 	offBits      = 7  // uint8, fingerprint bits
 	offSlots     = 8  // uint8, slots per bucket
 	offKind      = 9  // uint8, key family
-	offReserved1 = 10 // 6 zero bytes
+	offReserved1 = 10 // 6 zero bytes; in version 2 offFlags to offReserved3
+	offFlags     = 10 // version 2: uint8, flags (none defined yet: zero)
+	offDoublings = 11 // version 2: uint8, doublings in all (g)
+	offStage     = 12 // version 2: uint8, doublings done (k)
+	offReserved3 = 13 // version 2: 3 zero bytes
 	offBuckets   = 16 // uint64
 	offCount     = 24 // uint64
 	offCapacity  = 32 // uint64
@@ -40,34 +48,52 @@ const (
 	offMaxKicks  = 48 // uint32
 	offReserved2 = 52 // 4 zero bytes
 	offRNG       = 56 // uint64, displacement PRNG state
+
+	// Version 2 only.
+	offMaxCapacity = 64 // uint64
+	offReserved4   = 72 // 56 zero bytes
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // header is the decoded fixed part of an encoding.
 type header struct {
+	version  uint16
 	layout   Layout
-	f        uint
+	f        uint    // fingerprint bits; slots have f+g-k bits
 	kind     keyKind // the key family
-	m        uint64
+	m        uint64  // buckets: m0 << k
 	count    uint64
 	capacity uint64
 	seed     uint64
 	maxKicks uint64
 	rng      uint64
+
+	// Version 2: a growable filter's stage (growth.go), and MaxCapacity.
+	g, k        uint
+	maxCapacity uint64
+}
+
+// size is the length of the header.
+func (h *header) size() uint64 {
+	if h.version == formatVersion1 {
+		return headerSize
+	}
+	return headerSize2
 }
 
 // tableSize is the size of the table region of the encoding, padding included.
-func (h *header) tableSize() uint64 { return tableBytes(h.m, bucketBits(h.layout, h.f)) }
+func (h *header) tableSize() uint64 { return tableBytes(h.m, bucketBits(h.layout, h.f+h.g-h.k)) }
 
 // encodedSize is the size of the whole encoding.
-func (h *header) encodedSize() uint64 { return headerSize + h.tableSize() + checksumSize }
+func (h *header) encodedSize() uint64 { return h.size() + h.tableSize() + checksumSize }
 
-func (h *header) put(b *[headerSize]byte) {
+// put writes the header into b[:h.size()].
+func (h *header) put(b *[headerSize2]byte) {
 	le := binary.LittleEndian
-	*b = [headerSize]byte{}
+	*b = [headerSize2]byte{}
 	copy(b[:], formatMagic[:])
-	le.PutUint16(b[offVersion:], formatVersion)
+	le.PutUint16(b[offVersion:], h.version)
 	b[offLayout] = byte(h.layout)
 	b[offBits] = byte(h.f)
 	b[offSlots] = slotsPerBucket
@@ -78,6 +104,10 @@ func (h *header) put(b *[headerSize]byte) {
 	le.PutUint64(b[offSeed:], h.seed)
 	le.PutUint32(b[offMaxKicks:], uint32(h.maxKicks))
 	le.PutUint64(b[offRNG:], h.rng)
+	if h.version == formatVersion2 {
+		b[offDoublings], b[offStage] = byte(h.g), byte(h.k)
+		le.PutUint64(b[offMaxCapacity:], h.maxCapacity)
+	}
 }
 
 func formatErr(sentinel error, format string, args ...any) error {
@@ -90,10 +120,19 @@ func checkVersion(b []byte) error {
 	if [4]byte(b) != formatMagic {
 		return formatErr(ErrCorrupt, "bad magic %q", b[:4])
 	}
-	if v := binary.LittleEndian.Uint16(b[offVersion:]); v != formatVersion {
-		return formatErr(ErrUnsupportedVersion, "version %d, this package reads %d", v, formatVersion)
+	if v := binary.LittleEndian.Uint16(b[offVersion:]); v != formatVersion1 && v != formatVersion2 {
+		return formatErr(ErrUnsupportedVersion, "version %d, this package reads %d and %d", v, formatVersion1, formatVersion2)
 	}
 	return nil
+}
+
+// headerLen is the length of the header at b, whose magic and version
+// checkVersion accepted.
+func headerLen(b []byte) int {
+	if binary.LittleEndian.Uint16(b[offVersion:]) == formatVersion1 {
+		return headerSize
+	}
+	return headerSize2
 }
 
 // parseHeader checks the header at the start of b: magic, version, then
@@ -109,11 +148,12 @@ func parseHeader(b []byte) (header, error) {
 	if err := checkVersion(b); err != nil {
 		return h, err
 	}
-	if len(b) < headerSize {
-		return h, formatErr(ErrCorrupt, "truncated: %d bytes, the header has %d", len(b), headerSize)
+	if n := headerLen(b); len(b) < n {
+		return h, formatErr(ErrCorrupt, "truncated: %d bytes, the header has %d", len(b), n)
 	}
 	le := binary.LittleEndian
 	h = header{
+		version:  le.Uint16(b[offVersion:]),
 		layout:   Layout(b[offLayout]),
 		f:        uint(b[offBits]),
 		kind:     keyKind(b[offKind]),
@@ -124,23 +164,35 @@ func parseHeader(b []byte) (header, error) {
 		maxKicks: uint64(le.Uint32(b[offMaxKicks:])),
 		rng:      le.Uint64(b[offRNG:]),
 	}
+	h.maxCapacity = h.capacity
+	reservedOK := allZero(b[offReserved1:offBuckets])
+	if h.version == formatVersion2 {
+		h.g, h.k, h.maxCapacity = uint(b[offDoublings]), uint(b[offStage]), le.Uint64(b[offMaxCapacity:])
+		reservedOK = b[offFlags] == 0 && allZero(b[offReserved3:offBuckets]) && allZero(b[offReserved4:headerSize2])
+	}
 	switch {
 	case h.layout > SemiSorted:
 		return h, formatErr(ErrCorrupt, "unknown layout %d", h.layout)
 	case h.f < minFingerprintBits || h.f > maxFingerprintBits:
 		return h, formatErr(ErrCorrupt, "fingerprint bits %d not in %d..%d", h.f, minFingerprintBits, maxFingerprintBits)
+	case h.f+h.g > maxFingerprintBits || h.k > h.g:
+		return h, formatErr(ErrCorrupt, "%d doublings (%d done) for %d-bit fingerprints: slots would exceed %d bits", h.g, h.k, h.f, maxFingerprintBits)
 	case b[offSlots] != slotsPerBucket:
 		return h, formatErr(ErrCorrupt, "%d slots per bucket, want %d", b[offSlots], slotsPerBucket)
 	case h.kind != h.kind.family() || h.kind == kindInvalid:
 		return h, formatErr(ErrCorrupt, "unknown key kind %d", h.kind)
-	case !allZero(b[offReserved1:offBuckets]) || !allZero(b[offReserved2:offRNG]):
+	case !reservedOK || !allZero(b[offReserved2:offRNG]):
 		return h, formatErr(ErrCorrupt, "reserved header bytes are not zero")
 	case h.m < 2 || h.m%2 != 0 || h.m > maxBuckets:
 		return h, formatErr(ErrCorrupt, "bucket count %d is not even in 2..%d", h.m, uint64(maxBuckets))
+	case h.m>>h.k < 2 || h.m>>h.k%2 != 0 || h.m>>h.k<<h.k != h.m:
+		return h, formatErr(ErrCorrupt, "bucket count %d is not an even count doubled %d times", h.m, h.k)
 	case h.count > h.m*slotsPerBucket:
 		return h, formatErr(ErrCorrupt, "item count %d exceeds the %d slots", h.count, h.m*slotsPerBucket)
 	case h.capacity == 0 || h.capacity > math.MaxInt64:
 		return h, formatErr(ErrCorrupt, "capacity %d not in 1..%d", h.capacity, int64(math.MaxInt64))
+	case h.maxCapacity < h.capacity || h.maxCapacity > math.MaxInt64:
+		return h, formatErr(ErrCorrupt, "max capacity %d not in %d..%d", h.maxCapacity, h.capacity, int64(math.MaxInt64))
 	case h.seed == 0:
 		return h, formatErr(ErrCorrupt, "seed 0 (a filter's seed is never 0)")
 	case h.maxKicks == 0 || h.maxKicks > MaxMaxKicks:
@@ -213,8 +265,8 @@ func decode(data []byte, kind keyKind, level decodeLevel) (header, table, error)
 	case h.capacity > math.MaxInt || h.m*slotsPerBucket > math.MaxInt:
 		return h, table{}, formatErr(ErrIncompatible, "capacity %d or %d slots too large for this platform", h.capacity, h.m*slotsPerBucket)
 	}
-	t := tableShape(h.m, h.f, 0, 0, h.layout)
-	t.data = data[headerSize:end:end]
+	t := tableShape(h.m>>h.k, h.f, h.g, h.k, h.layout)
+	t.data = data[h.size():end:end]
 	if level == checkAll {
 		if err := t.checkStructure(h.count); err != nil {
 			return h, table{}, err
@@ -266,24 +318,28 @@ func (k keyKind) familyName() string {
 // errZeroFilter is returned by the encoding methods of a zero Filter.
 var errZeroFilter = formatErr(ErrIncompatible, "the Filter was made neither by New nor by decoding (UnmarshalBinary, UnmarshalText, ReadFrom): a zero Filter has no table to encode")
 
-// errGrowable is returned by the encoding methods of a growable filter,
-// which format version 1 cannot describe.
-var errGrowable = formatErr(ErrIncompatible, "a growable filter (Config.MaxCapacity) has no version 1 encoding")
-
 // header describes the filter for its encoding.
 func (f *Filter[T]) header() header {
 	t := &f.c.t
-	return header{
-		layout:   t.layout,
-		f:        t.f,
-		kind:     kindOf[T]().family(),
-		m:        t.m,
-		count:    uint64(f.c.count),
-		capacity: uint64(f.c.capacity),
-		seed:     f.c.h.seed,
-		maxKicks: uint64(f.c.maxKicks),
-		rng:      f.c.rng,
+	h := header{
+		layout:      t.layout,
+		version:     formatVersion1,
+		f:           t.fbits,
+		kind:        kindOf[T]().family(),
+		m:           t.m,
+		count:       uint64(f.c.count),
+		capacity:    uint64(f.c.capacity),
+		seed:        f.c.h.seed,
+		maxKicks:    uint64(f.c.maxKicks),
+		rng:         f.c.rng,
+		g:           t.g,
+		k:           t.k,
+		maxCapacity: uint64(f.c.maxCapacity),
 	}
+	if t.g > 0 {
+		h.version = formatVersion2
+	}
+	return h
 }
 
 // EncodedSize is the length of the filter's encoding: what AppendBinary
@@ -305,15 +361,12 @@ func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
 	if f.c.t.data == nil {
 		return b, errZeroFilter
 	}
-	if f.c.t.g > 0 {
-		return b, errGrowable
-	}
 	h := f.header()
-	var hb [headerSize]byte
+	var hb [headerSize2]byte
 	h.put(&hb)
 	b = slices.Grow(b, int(h.encodedSize()))
 	start := len(b)
-	b = append(b, hb[:]...)
+	b = append(b, hb[:h.size()]...)
 	b = append(b, f.c.t.data...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
 }
@@ -322,9 +375,6 @@ func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
 func (f *Filter[T]) MarshalBinary() ([]byte, error) {
 	if f.c.t.data == nil {
 		return nil, errZeroFilter
-	}
-	if f.c.t.g > 0 {
-		return nil, errGrowable
 	}
 	return f.AppendBinary(make([]byte, 0, f.EncodedSize()))
 }
@@ -335,16 +385,14 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 	if f.c.t.data == nil {
 		return 0, errZeroFilter
 	}
-	if f.c.t.g > 0 {
-		return 0, errGrowable
-	}
 	h := f.header()
-	var hb [headerSize]byte
+	var hb [headerSize2]byte
 	h.put(&hb)
+	head := hb[:h.size()]
 	var sum [checksumSize]byte
-	binary.LittleEndian.PutUint32(sum[:], crc32.Update(crc32.Checksum(hb[:], castagnoli), castagnoli, f.c.t.data))
+	binary.LittleEndian.PutUint32(sum[:], crc32.Update(crc32.Checksum(head, castagnoli), castagnoli, f.c.t.data))
 	var n int64
-	for _, p := range [][]byte{hb[:], f.c.t.data, sum[:]} {
+	for _, p := range [][]byte{head, f.c.t.data, sum[:]} {
 		k, err := w.Write(p)
 		n += int64(k)
 		if err == nil && k < len(p) {
@@ -400,21 +448,22 @@ const readChunk = 32<<10 - headerSize
 // only at a clean end, never on a cut one. After an error the filter is
 // unchanged.
 func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
-	var hb [headerSize]byte
-	// The magic and version first: another version's header may be shorter.
-	n, err := io.ReadFull(r, hb[:offVersion+2])
+	var head [headerSize2]byte
+	// The magic and version first: they say how long the header is.
+	n, err := io.ReadFull(r, head[:offVersion+2])
 	if err == nil {
-		if err = checkVersion(hb[:]); err != nil {
+		if err = checkVersion(head[:]); err != nil {
 			return int64(n), err
 		}
 		var k int
-		k, err = io.ReadFull(r, hb[n:])
+		k, err = io.ReadFull(r, head[n:headerLen(head[:])])
 		n += k
 	}
 	if err != nil {
 		return int64(n), readErr(err, n > 0)
 	}
-	h, err := parseHeader(hb[:])
+	hb := head[:n]
+	h, err := parseHeader(hb)
 	if err != nil {
 		return int64(n), err
 	}
@@ -422,7 +471,7 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	if size > math.MaxInt {
 		return int64(n), formatErr(ErrIncompatible, "a %d-byte filter is too large for this platform", size)
 	}
-	buf := append(make([]byte, 0, min(int(size), headerSize+readChunk)), hb[:]...)
+	buf := append(make([]byte, 0, min(int(size), len(hb)+readChunk)), hb...)
 	for len(buf) < int(size) {
 		if len(buf) == cap(buf) {
 			buf = slices.Grow(buf, min(int(size)-len(buf), len(buf)))
@@ -471,5 +520,5 @@ func (f *Filter[T]) load(h *header, t table) {
 // decodedReader is the reader of a decoded filter of keys of type T.
 func decodedReader[T Hashable](h *header, t table) reader {
 	return reader{t: t, h: newHasher(h.seed), kind: kindOf[T](), count: int(h.count), capacity: int(h.capacity),
-		maxCapacity: int(h.capacity)}
+		maxCapacity: int(h.maxCapacity)}
 }

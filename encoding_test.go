@@ -154,14 +154,24 @@ func TestEncodingRoundTrip(t *testing.T) {
 				testRoundTrip(t, Config{Capacity: 300_000, FingerprintBits: 17, Layout: layout}, intKey)
 			})
 		}
+		// Version 2: growable filters, grown part of the way, so that the
+		// decoded filters must keep growing like the original.
+		for _, f := range []int{4, 8, 13, 16, 20} {
+			t.Run("growable/f"+strconv.Itoa(f), func(t *testing.T) {
+				testRoundTrip(t, Config{Capacity: 50, MaxCapacity: 50 << 6, FingerprintBits: f, Layout: layout, Seed: 3}, intKey)
+			})
+		}
 	})
 }
 
 // testRoundTrip encodes a filter every way, decodes it every way, and checks
 // that the results answer like it and continue like it.
 func testRoundTrip[T Hashable](t *testing.T, cfg Config, key func(int) T) {
-	n := cfg.Capacity
+	n := max(cfg.Capacity, cfg.MaxCapacity/5) // a growable filter grows a few times
 	orig := builtFilter(t, cfg, n, key)
+	if cfg.MaxCapacity > cfg.Capacity && (orig.c.t.k == 0 || orig.c.t.k == orig.c.t.g) {
+		t.Fatalf("%+v: at stage %d of %d; the test wants one in between", cfg, orig.c.t.k, orig.c.t.g)
+	}
 	enc := mustMarshal(t, orig)
 	if len(enc) != orig.EncodedSize() {
 		t.Fatalf("encoding is %d bytes, EncodedSize %d", len(enc), orig.EncodedSize())
@@ -344,8 +354,13 @@ func TestUnmarshalZeroFilter(t *testing.T) {
 func TestReadFromStream(t *testing.T) {
 	var stream bytes.Buffer
 	var filters []*Filter[uint64]
-	for i, c := range []int{1, 50, 3000, 7} {
-		f := builtFilter(t, Config{Capacity: c, FingerprintBits: 5 + 6*i}, c, intKey)
+	for i, c := range []int{1, 50, 3000, 7, 40} {
+		cfg := Config{Capacity: c, FingerprintBits: 5 + 6*i}
+		if i == 3 { // version 2, between version 1 encodings
+			cfg.MaxCapacity = c << 4
+			c *= 6
+		}
+		f := builtFilter(t, cfg, c, intKey)
 		if _, err := f.WriteTo(&stream); err != nil {
 			t.Fatal(err)
 		}
@@ -408,8 +423,12 @@ func TestWriteToErrors(t *testing.T) {
 // with a sentinel by every decoder, and leaves the receiver unchanged.
 func TestEncodingBitFlips(t *testing.T) {
 	forEachLayout(t, func(t *testing.T, layout Layout) {
-		for _, f := range []int{4, 11, 32} {
-			enc := mustMarshal(t, builtFilter(t, Config{Capacity: 12, FingerprintBits: f, Layout: layout}, 12, intKey))
+		for _, f := range []int{4, 11, 32, -6} { // -6: growable, 6 bits
+			cfg, n := Config{Capacity: 12, FingerprintBits: f, Layout: layout}, 12
+			if f < 0 {
+				cfg, n = Config{Capacity: 16, MaxCapacity: 16 << 3, FingerprintBits: -f, Layout: layout}, 40
+			}
+			enc := mustMarshal(t, builtFilter(t, cfg, n, intKey))
 			target := builtFilter(t, Config{Capacity: 30, Seed: 9}, 30, intKey)
 			before := mustMarshal(t, target)
 			bad := make([]byte, len(enc))
@@ -434,7 +453,16 @@ func TestEncodingBitFlips(t *testing.T) {
 // encoding with a byte too many.
 func TestEncodingTruncations(t *testing.T) {
 	forEachLayout(t, func(t *testing.T, layout Layout) {
-		enc := mustMarshal(t, builtFilter(t, Config{Capacity: 40, FingerprintBits: 13, Layout: layout}, 40, intKey))
+		v1 := mustMarshal(t, builtFilter(t, Config{Capacity: 40, FingerprintBits: 13, Layout: layout}, 40, intKey))
+		v2 := mustMarshal(t, builtFilter(t, Config{Capacity: 20, MaxCapacity: 160, FingerprintBits: 13, Layout: layout}, 45, intKey))
+		for _, enc := range [][]byte{v1, v2} {
+			testTruncations(t, enc)
+		}
+	})
+}
+
+func testTruncations(t *testing.T, enc []byte) {
+	{
 		var f Filter[uint64]
 		for l := range len(enc) {
 			what := fmt.Sprintf("%d of %d bytes", l, len(enc))
@@ -456,7 +484,7 @@ func TestEncodingTruncations(t *testing.T) {
 		checkFormatErr(t, f.UnmarshalBinary(long), "one byte too many")
 		_, err := NewView[uint64](long)
 		checkFormatErr(t, err, "one byte too many")
-	})
+	}
 }
 
 // reseal recomputes the checksum of an edited encoding.
@@ -484,7 +512,7 @@ func TestEncodingChecks(t *testing.T) {
 	}{
 		{"magic", put8(0, 'X'), ErrCorrupt},
 		{"version 0", put8(offVersion, 0), ErrUnsupportedVersion},
-		{"version 2", put8(offVersion, 2), ErrUnsupportedVersion},
+		{"version 3", put8(offVersion, 3), ErrUnsupportedVersion},
 		{"version 256", put8(offVersion+1, 1), ErrUnsupportedVersion},
 		{"layout", put8(offLayout, 2), ErrCorrupt},
 		{"bits 3", put8(offBits, 3), ErrCorrupt},
@@ -610,23 +638,28 @@ type goldenCase struct {
 	file    string
 	cfg     Config
 	strings bool // string keys, else uint64
+	keys    int  // keys inserted (every fifth then deleted); 0 means Capacity
 }
 
 var goldenCases = []goldenCase{
-	{"v1-packed-f4.bin", Config{Capacity: 60, FingerprintBits: 4}, false},
-	{"v1-packed-f8.bin", Config{Capacity: 100, FingerprintBits: 8, Seed: 1}, false},
-	{"v1-packed-f12.bin", Config{Capacity: 100, FingerprintBits: 12, MaxKicks: 1000}, false},
-	{"v1-packed-f13-string.bin", Config{Capacity: 150, Seed: 0xfeed}, true},
-	{"v1-packed-f16.bin", Config{Capacity: 100, FingerprintBits: 16}, false},
-	{"v1-packed-f17.bin", Config{Capacity: 100, FingerprintBits: 17, Seed: 17}, false},
-	{"v1-packed-f25.bin", Config{Capacity: 80, FingerprintBits: 25}, false},
-	{"v1-packed-f32.bin", Config{Capacity: 80, FingerprintBits: 32, MaxKicks: 7}, false},
-	{"v1-semisorted-f4.bin", Config{Capacity: 60, FingerprintBits: 4, Layout: SemiSorted}, false},
-	{"v1-semisorted-f9.bin", Config{Capacity: 100, FingerprintBits: 9, Layout: SemiSorted, Seed: 9}, false},
-	{"v1-semisorted-f13-string.bin", Config{Capacity: 150, Layout: SemiSorted, Seed: 0xfeed}, true},
-	{"v1-semisorted-f16.bin", Config{Capacity: 100, FingerprintBits: 16, Layout: SemiSorted}, false},
-	{"v1-semisorted-f21.bin", Config{Capacity: 90, FingerprintBits: 21, Layout: SemiSorted}, false},
-	{"v1-semisorted-f32.bin", Config{Capacity: 80, FingerprintBits: 32, Layout: SemiSorted, MaxKicks: 7}, false},
+	{"v1-packed-f4.bin", Config{Capacity: 60, FingerprintBits: 4}, false, 0},
+	{"v1-packed-f8.bin", Config{Capacity: 100, FingerprintBits: 8, Seed: 1}, false, 0},
+	{"v1-packed-f12.bin", Config{Capacity: 100, FingerprintBits: 12, MaxKicks: 1000}, false, 0},
+	{"v1-packed-f13-string.bin", Config{Capacity: 150, Seed: 0xfeed}, true, 0},
+	{"v1-packed-f16.bin", Config{Capacity: 100, FingerprintBits: 16}, false, 0},
+	{"v1-packed-f17.bin", Config{Capacity: 100, FingerprintBits: 17, Seed: 17}, false, 0},
+	{"v1-packed-f25.bin", Config{Capacity: 80, FingerprintBits: 25}, false, 0},
+	{"v1-packed-f32.bin", Config{Capacity: 80, FingerprintBits: 32, MaxKicks: 7}, false, 0},
+	{"v1-semisorted-f4.bin", Config{Capacity: 60, FingerprintBits: 4, Layout: SemiSorted}, false, 0},
+	{"v1-semisorted-f9.bin", Config{Capacity: 100, FingerprintBits: 9, Layout: SemiSorted, Seed: 9}, false, 0},
+	{"v1-semisorted-f13-string.bin", Config{Capacity: 150, Layout: SemiSorted, Seed: 0xfeed}, true, 0},
+	{"v1-semisorted-f16.bin", Config{Capacity: 100, FingerprintBits: 16, Layout: SemiSorted}, false, 0},
+	{"v1-semisorted-f21.bin", Config{Capacity: 90, FingerprintBits: 21, Layout: SemiSorted}, false, 0},
+	{"v1-semisorted-f32.bin", Config{Capacity: 80, FingerprintBits: 32, Layout: SemiSorted, MaxKicks: 7}, false, 0},
+	{"v2-growable-packed-f8.bin", Config{Capacity: 30, MaxCapacity: 30 << 4, FingerprintBits: 8, Seed: 2}, false, 150},
+	{"v2-growable-packed-f13-string.bin", Config{Capacity: 20, MaxCapacity: 20 << 6, Seed: 0xfeed}, true, 20},
+	{"v2-growable-semisorted-f12.bin", Config{Capacity: 25, MaxCapacity: 25 << 5, FingerprintBits: 12, Layout: SemiSorted}, false, 300},
+	{"v2-grown-semisorted-f21.bin", Config{Capacity: 16, MaxCapacity: 16 << 3, FingerprintBits: 21, Layout: SemiSorted}, false, 128},
 }
 
 // TestGolden checks the files in testdata/: each decodes, answers like the
@@ -645,7 +678,11 @@ func TestGolden(t *testing.T) {
 
 func testGolden[T Hashable](t *testing.T, c goldenCase, key func(int) T) {
 	path := filepath.Join("testdata", c.file)
-	built := builtFilter(t, c.cfg, c.cfg.Capacity, key)
+	n := c.keys
+	if n == 0 {
+		n = c.cfg.Capacity
+	}
+	built := builtFilter(t, c.cfg, n, key)
 	enc := mustMarshal(t, built)
 	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
@@ -677,7 +714,7 @@ func testGolden[T Hashable](t *testing.T, c goldenCase, key func(int) T) {
 	checkSameAnswers(t, built, &dec, keys)
 	checkSameAnswers(t, built, view, keys)
 	stored := 0
-	for i := range c.cfg.Capacity {
+	for i := range n {
 		if i%5 != 0 {
 			stored++
 			if !view.Contains(key(i)) {
@@ -737,4 +774,52 @@ func minAlloc(fn func()) uint64 {
 		least = min(least, after.TotalAlloc-before.TotalAlloc)
 	}
 	return least
+}
+
+// TestEncodingChecksV2 is TestEncodingChecks for the fields version 2 adds:
+// a growable filter's stage and MaxCapacity, and its reserved bytes.
+func TestEncodingChecksV2(t *testing.T) {
+	orig := builtFilter(t, Config{Capacity: 20, MaxCapacity: 20 << 4, FingerprintBits: 12}, 100, intKey)
+	enc := mustMarshal(t, orig)
+	le := binary.LittleEndian
+	if v := le.Uint16(enc[offVersion:]); v != formatVersion2 || orig.c.t.k == 0 {
+		t.Fatalf("version %d at stage %d: the test wants a grown version 2 filter", v, orig.c.t.k)
+	}
+	put8 := func(off int, v uint8) func([]byte) { return func(b []byte) { b[off] = v } }
+	put64 := func(off int, v uint64) func([]byte) { return func(b []byte) { le.PutUint64(b[off:], v) } }
+	g, k, m := enc[offDoublings], enc[offStage], le.Uint64(enc[offBuckets:])
+	for _, c := range []struct {
+		name string
+		edit func([]byte)
+		want error
+	}{
+		{"flags", put8(offFlags, 1), ErrCorrupt},
+		{"reserved 3", put8(offReserved3+2, 1), ErrCorrupt},
+		{"reserved 4", put8(headerSize2-1, 1), ErrCorrupt},
+		{"stage past doublings", put8(offStage, g+1), ErrCorrupt},
+		{"stage other", put8(offStage, k-1), ErrCorrupt},
+		{"doublings past the width", put8(offDoublings, byte(maxFingerprintBits-12+1)), ErrCorrupt},
+		{"doublings other", put8(offDoublings, g+1), ErrCorrupt},
+		{"buckets not doubled", put64(offBuckets, m+2), ErrCorrupt},
+		{"max capacity below capacity", put64(offMaxCapacity, 19), ErrCorrupt},
+		{"max capacity negative", put64(offMaxCapacity, 1<<63), ErrCorrupt},
+	} {
+		bad := bytes.Clone(enc)
+		c.edit(bad)
+		reseal(bad)
+		err := new(Filter[uint64]).UnmarshalBinary(bad)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+		if _, verr := NewView[uint64](bad); fmt.Sprint(verr) != fmt.Sprint(err) {
+			t.Errorf("%s: NewView %v, UnmarshalBinary %v", c.name, verr, err)
+		}
+	}
+	// MaxCapacity is the user's number, not derived from the geometry: any
+	// value from Capacity up decodes, and is what MaxCapacity reports.
+	other := reseal(func(b []byte) []byte { put64(offMaxCapacity, 20<<4+1)(b); return b }(bytes.Clone(enc)))
+	var dec Filter[uint64]
+	if err := dec.UnmarshalBinary(other); err != nil || dec.MaxCapacity() != 20<<4+1 {
+		t.Errorf("another MaxCapacity: %v, MaxCapacity %d", err, dec.MaxCapacity())
+	}
 }

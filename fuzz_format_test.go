@@ -25,6 +25,10 @@ func addFormatSeeds(f *testing.F) {
 			f.Add(mustMarshal(f, builtFilter(f, cfg, 3, stringKey)))
 			f.Add(mustMarshal(f, builtFilter(f, cfg, 0, func(i int) float64 { return float64(i) })))
 		}
+		// Version 2: growable, at its first stage and grown.
+		cfg := Config{Capacity: 4, MaxCapacity: 32, FingerprintBits: 7, Layout: l}
+		f.Add(mustMarshal(f, builtFilter(f, cfg, 3, intKey)))
+		f.Add(mustMarshal(f, builtFilter(f, cfg, 20, intKey)))
 	}
 }
 
