@@ -87,5 +87,5 @@ func ExampleNewView() {
 	// user:0143: block 1 skipped
 	// user:0142: read block 1 (50 records)
 	// user:5000: outside every block
-	// 50 13 211
+	// 50 13 263
 }
