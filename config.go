@@ -40,6 +40,14 @@ type Config struct {
 	// min(2*Capacity, 48) slots stay free at capacity, and tables of 4- to
 	// 10-bit fingerprints skip the few bucket counts at which alternate
 	// buckets would split the table into parts. Required, > 0.
+	//
+	// New allocates the whole table at once. It rejects a Capacity whose
+	// table or slot count an int cannot hold (on 32-bit platforms, tables
+	// of 2 GiB or 2^31 slots); it cannot tell whether the system has the
+	// memory, and a table larger than the system can back ends the process,
+	// because the Go runtime treats running out of memory as fatal, not as
+	// an error. No library can catch that: bound Capacity by the memory you
+	// mean to spend (about Capacity*FingerprintBits/7.6 bytes).
 	Capacity int
 
 	// FalsePositiveRate is the rate wanted with Capacity items stored; it
@@ -139,11 +147,26 @@ func (c Config) resolve() (params, error) {
 	if !ok {
 		return p, invalid("Capacity", "%d is too large for %d-bit fingerprints (at most %d)", c.Capacity, p.f, maxCapacity(p.f))
 	}
-	if tableBytes(m, bucketBits(p.layout, p.f)) > math.MaxInt {
-		return p, invalid("Capacity", "%d needs a table larger than this platform can address", c.Capacity)
+	if err := checkCounts(c.Capacity, m, bucketBits(p.layout, p.f), math.MaxInt); err != nil {
+		return p, err
 	}
 	p.m = m
 	return p, nil
+}
+
+// checkCounts rejects a table of m buckets of bbits bits whose size in
+// bytes or number of slots an int cannot hold (maxInt is math.MaxInt; tests
+// pass math.MaxInt32 to check 32-bit platforms on any host). Within those
+// bounds every count a filter reports (Len, Slots, SizeBytes, Capacity) is
+// an exact non-negative int.
+func checkCounts(capacity int, m uint64, bbits uint, maxInt uint64) error {
+	if n := tableBytes(m, bbits); n > maxInt {
+		return invalid("Capacity", "%d needs a %d-byte table, more than this platform can address", capacity, n)
+	}
+	if n := m * slotsPerBucket; n > maxInt {
+		return invalid("Capacity", "%d needs %d slots, more than an int counts on this platform", capacity, n)
+	}
+	return nil
 }
 
 // targetLoad is the fraction of the slots that Capacity fills, by

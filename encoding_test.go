@@ -467,6 +467,8 @@ func TestEncodingChecks(t *testing.T) {
 		{"count > slots", put64(offCount, 4*m+1), ErrCorrupt},
 		{"capacity 0", put64(offCapacity, 0), ErrCorrupt},
 		{"capacity negative", put64(offCapacity, 1<<63), ErrCorrupt},
+		{"capacity > slots", put64(offCapacity, 4*m+1), ErrCorrupt},
+		{"capacity 2^62", put64(offCapacity, 1<<62), ErrCorrupt},
 		{"seed 0", put64(offSeed, 0), ErrCorrupt},
 		{"max kicks 0", put32(offMaxKicks, 0), ErrCorrupt},
 		{"max kicks too many", put32(offMaxKicks, MaxMaxKicks+1), ErrCorrupt},
