@@ -63,8 +63,10 @@ type Config struct {
 
 	// Seed seeds the key hash and the displacement order. 0 means
 	// DefaultSeed. Filters with the same Seed hash keys alike, so one
-	// Hash(key) can probe them all; a secret seed defends against keys chosen
-	// to collide.
+	// Hash(key) can probe them all. The seed is not a secret and does not
+	// defend against keys chosen to collide: one Hash value of a known
+	// integer key gives it back, and encodings store it (see "Security" in
+	// the package documentation).
 	Seed uint64
 
 	// MaxKicks bounds the displacements one insert may make before it gives

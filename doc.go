@@ -61,6 +61,21 @@
 // can probe every filter built with that seed through ContainsHash, for
 // example one filter per data block of a table.
 //
+// # Security
+//
+// The hash is seeded, not keyed, and the seed is not a secret. For an
+// integer key the hash is a bijection that anyone can run backwards, so the
+// Hash of one known key gives back the seed exactly; encodings store the
+// seed, and printing a filter with %v shows it. Whoever knows the seed can
+// compute keys with any hash they like: 8 keys that share a ninth key's
+// fingerprint and buckets make that key look present in an empty filter
+// and make inserting it fail with ErrTooManyDuplicates; enough keys aimed
+// at a few buckets make inserts there run MaxKicks displacements and fail
+// with ErrFull. So a filter whose keys an adversary chooses can be made to
+// answer wrongly (false positives only: a stored key is never lost) and to
+// refuse inserts; keep such keys out, or hash them with a keyed function
+// under a secret key first and use the ...Hash methods.
+//
 // # Persistence
 //
 // AppendBinary, MarshalBinary and WriteTo write a filter in a versioned,
