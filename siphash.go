@@ -17,10 +17,13 @@ import (
 // designers claim PRF security in that setting; SipHash-1-3 is what hash
 // tables use where outputs stay inside (Rust's HashMap, CPython), with a
 // thinner margin and no such claim. The price, measured by
-// BenchmarkKeyedHash (2-core AMD EPYC VM, medians of 10): for an integer
-// key 12.3 ns from key to hash, against 8.0 ns for 1-3 and 4.8 ns for xxh3;
-// a lookup at 1M keys takes about 20 ns, at 32M about 100. Keyed filters
-// are for untrusted keys; the default stays unkeyed and fast.
+// BenchmarkKeyedHash and BenchmarkKeyedContains (2-core AMD EPYC VM, Go
+// 1.26, -cpu 1, medians of 10): from an integer key to its hash 11.7 ns,
+// against 7.5 ns for 1-3 and 4.6 ns for xxh3; a 16-byte key 14.7 ns, 11.0
+// and 4.2; a hit in a 1M-key filter 27.8 ns keyed by hand against 12.7 ns
+// for Contains. So 1-3 would save about 4 ns of a keyed lookup, and the
+// keyed mode is for untrusted keys, where the margin is the point; the
+// default stays unkeyed and fast.
 //
 // Its methods mirror hasher's: u64 for integer keys, bytes and string for
 // the rest, all equal on the same bytes. Beware when storing a sipHasher in
