@@ -191,8 +191,10 @@ func parseHeader(b []byte) (header, error) {
 		return h, formatErr(ErrCorrupt, "item count %d exceeds the %d slots", h.count, h.m*slotsPerBucket)
 	case h.capacity == 0 || h.capacity > math.MaxInt64:
 		return h, formatErr(ErrCorrupt, "capacity %d not in 1..%d", h.capacity, int64(math.MaxInt64))
-	case h.maxCapacity < h.capacity || h.maxCapacity > math.MaxInt64:
-		return h, formatErr(ErrCorrupt, "max capacity %d not in %d..%d", h.maxCapacity, h.capacity, int64(math.MaxInt64))
+	case h.capacity > h.m*slotsPerBucket: // New never gives a filter fewer slots than its capacity
+		return h, formatErr(ErrCorrupt, "capacity %d exceeds the %d slots", h.capacity, h.m*slotsPerBucket)
+	case h.maxCapacity < h.capacity || h.maxCapacity > h.m>>h.k<<h.g*slotsPerBucket:
+		return h, formatErr(ErrCorrupt, "max capacity %d not in %d..%d, the slots when grown", h.maxCapacity, h.capacity, h.m>>h.k<<h.g*slotsPerBucket)
 	case h.seed == 0:
 		return h, formatErr(ErrCorrupt, "seed 0 (a filter's seed is never 0)")
 	case h.maxKicks == 0 || h.maxKicks > MaxMaxKicks:

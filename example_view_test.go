@@ -87,7 +87,7 @@ func ExampleNewView() {
 	// user:0143: block 1 skipped
 	// user:0142: read block 1 (50 records)
 	// user:5000: outside every block
-	// 50 13 211
+	// 50 13 263
 }
 
 // Filters stored back to back in one file, each opened in place: EncodedLen
@@ -136,9 +136,9 @@ func ExampleEncodedLen() {
 		}
 	}
 	// Output:
-	// offset    0: 279 bytes,  50 keys
-	// offset  279: 448 bytes, 100 keys
-	// offset  727: 617 bytes, 150 keys
-	// offset 1344: 786 bytes, 200 keys
+	// offset    0: 331 bytes,  50 keys
+	// offset  331: 487 bytes, 100 keys
+	// offset  818: 656 bytes, 150 keys
+	// offset 1474: 812 bytes, 200 keys
 	// block2-key7 may be in block 2
 }

@@ -103,7 +103,7 @@ func TestGrowableConfig(t *testing.T) {
 		{Config{Capacity: 100, MaxCapacity: 99}, "MaxCapacity"},
 		{Config{Capacity: 100, MaxCapacity: -1}, "MaxCapacity"},
 		{Config{Capacity: 1000, MaxCapacity: 1000 << 20, FingerprintBits: 16}, "MaxCapacity"}, // 20 doublings, 16 allowed
-		{Config{Capacity: 1, MaxCapacity: 1 << 62}, "MaxCapacity"},
+		{Config{Capacity: 1, MaxCapacity: math.MaxInt}, "MaxCapacity"},
 	} {
 		_, err := New[uint64](c.cfg)
 		if !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), c.want) {

@@ -79,12 +79,12 @@ func TestStringHidesSeed(t *testing.T) {
 	}
 	u := builtFilter(t, Config{Capacity: 10, FingerprintBits: 32}, 10, uuidKey)
 	for _, c := range []struct{ got, want string }{
-		{g.String(), "cuckoo.Filter(integer keys, 9-bit SemiSorted, 40 items, capacity 100, load 33.3%)"},
+		{g.String(), "cuckoo.Filter(integer keys, 9-bit SemiSorted, 40 items, capacity 100, load 26.3%)"},
 		{fmt.Sprint(g), g.String()},
-		{fmt.Sprintf("%#v", g), "cuckoo.Filter[uint64](integer keys, 9-bit SemiSorted, 40 items, capacity 100, load 33.3%)"},
-		{gv.String(), "cuckoo.View(integer keys, 9-bit SemiSorted, 40 items, capacity 100, load 33.3%)"},
-		{fmt.Sprintf("%#v", gv), "cuckoo.View[int32](integer keys, 9-bit SemiSorted, 40 items, capacity 100, load 33.3%)"},
-		{fmt.Sprintf("%#v", u), "cuckoo.Filter[cuckoo.uuid](string/[]byte/[N]byte keys, 32-bit Packed, 8 items, capacity 10, load 33.3%)"},
+		{fmt.Sprintf("%#v", g), "cuckoo.Filter[uint64](integer keys, 9-bit SemiSorted, 40 items, capacity 100, load 26.3%)"},
+		{gv.String(), "cuckoo.View(integer keys, 9-bit SemiSorted, 40 items, capacity 100, load 26.3%)"},
+		{fmt.Sprintf("%#v", gv), "cuckoo.View[int32](integer keys, 9-bit SemiSorted, 40 items, capacity 100, load 26.3%)"},
+		{fmt.Sprintf("%#v", u), "cuckoo.Filter[cuckoo.uuid](string/[]byte/[N]byte keys, 32-bit Packed, 8 items, capacity 10, load 25%)"},
 		{fmt.Sprint(new(Filter[float32])), "cuckoo.Filter(zero: made neither by New nor by decoding)"},
 		{fmt.Sprint((*Filter[int])(nil), (*View[int])(nil)), "<nil> <nil>"},
 	} {
