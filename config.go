@@ -77,6 +77,15 @@ type Config struct {
 	// fail, with 128 one in 36,000, and with 64 one in 60 of 10,000 items.
 	MaxKicks int
 
+	// Key, when not all zero, keys the hash for untrusted keys: keys hash
+	// with SipHash-2-4 under this 128-bit secret instead of the seeded xxh3,
+	// so whoever chooses the keys cannot aim them at a bucket or a
+	// fingerprint (see "Security" in the README). Neither Hash values, nor
+	// printing, nor encodings reveal it; a keyed encoding decodes only into
+	// a filter made with the same Key, and opens as a view only with
+	// NewKeyedView. It costs about 10 ns a key. All zero means unkeyed.
+	Key [16]byte
+
 	// MaxCapacity makes the filter growable: it starts with the table for
 	// about Capacity items and doubles it, without the keys, whenever it is
 	// full, until it holds MaxCapacity. Inserting MaxCapacity distinct keys
@@ -124,6 +133,7 @@ func (c Config) SizeBytes() (int, error) {
 
 // params is a validated Config.
 type params struct {
+	key         [16]byte // Config.Key: all zero for an unkeyed filter
 	capacity    int
 	maxCapacity int // = capacity for a fixed filter
 	f           uint
@@ -141,7 +151,7 @@ func invalid(field, format string, args ...any) error {
 // resolve checks every field of c and computes the table's shape. It never
 // allocates anything proportional to the requested size.
 func (c Config) resolve() (params, error) {
-	p := params{capacity: c.Capacity, layout: c.Layout, seed: c.Seed, maxKicks: c.MaxKicks}
+	p := params{key: c.Key, capacity: c.Capacity, layout: c.Layout, seed: c.Seed, maxKicks: c.MaxKicks}
 	if c.Capacity <= 0 {
 		return p, invalid("Capacity", "%d must be > 0", c.Capacity)
 	}

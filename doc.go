@@ -78,18 +78,21 @@
 //
 // # Security
 //
-// The hash is seeded, not keyed, and the seed is not a secret. For an
-// integer key the hash is a bijection that anyone can run backwards, so the
-// Hash of one known key gives back the seed exactly; encodings store the
-// seed, and printing a filter with %v shows it. Whoever knows the seed can
-// compute keys with any hash they like: 8 keys that share a ninth key's
-// fingerprint and buckets make that key look present in an empty filter
-// and make inserting it fail with ErrTooManyDuplicates; enough keys aimed
-// at a few buckets make inserts there run MaxKicks displacements and fail
-// with ErrFull. So a filter whose keys an adversary chooses can be made to
-// answer wrongly (false positives only: a stored key is never lost) and to
-// refuse inserts; keep such keys out, or hash them with a keyed function
-// under a secret key first and use the ...Hash methods.
+// By default the hash is seeded, not keyed, and the seed is not a secret.
+// For an integer key the hash is a bijection that anyone can run backwards,
+// so the Hash of one known key gives back the seed exactly, and encodings
+// store the seed. Whoever knows the seed can compute keys with any hash
+// they like: 8 keys that share a ninth key's fingerprint and buckets make
+// that key look present in an empty filter and make inserting it fail with
+// ErrTooManyDuplicates; enough keys aimed at a few buckets make inserts
+// there run MaxKicks displacements and fail with ErrFull. A stored key is
+// never lost, but the filter answers wrongly and refuses inserts.
+//
+// For keys an adversary may choose, set Config.Key: the filter then hashes
+// with SipHash-2-4 under that 128-bit secret, which Hash values, printing
+// and encodings never reveal, at the cost of a slower hash. A keyed
+// encoding decodes only into a Filter made with the same Key and opens only
+// with NewKeyedView.
 //
 // # Persistence
 //

@@ -37,7 +37,7 @@ const (
 	offSlots     = 8  // uint8, slots per bucket
 	offKind      = 9  // uint8, key family
 	offReserved1 = 10 // 6 zero bytes; in version 2 offFlags to offReserved3
-	offFlags     = 10 // version 2: uint8, flags (none defined yet: zero)
+	offFlags     = 10 // version 2: uint8, flags: flagKeyed, the rest zero
 	offDoublings = 11 // version 2: uint8, doublings in all (g)
 	offStage     = 12 // version 2: uint8, doublings done (k)
 	offReserved3 = 13 // version 2: 3 zero bytes
@@ -51,7 +51,10 @@ const (
 
 	// Version 2 only.
 	offMaxCapacity = 64 // uint64
-	offReserved4   = 72 // 56 zero bytes
+	offKeyCheck    = 72 // uint64: a keyed filter's key check value (keyed.go), else 0
+	offReserved4   = 80 // 48 zero bytes
+
+	flagKeyed = 1 // the filter hashes with Config.Key
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -69,9 +72,12 @@ type header struct {
 	maxKicks uint64
 	rng      uint64
 
-	// Version 2: a growable filter's stage (growth.go), and MaxCapacity.
+	// Version 2: a growable filter's stage (growth.go), and MaxCapacity;
+	// whether the filter is keyed, and its key's check value (keyed.go).
 	g, k        uint
 	maxCapacity uint64
+	keyed       bool
+	keyCheck    uint64
 }
 
 // size is the length of the header.
@@ -107,6 +113,10 @@ func (h *header) put(b *[headerSize2]byte) {
 	if h.version == formatVersion2 {
 		b[offDoublings], b[offStage] = byte(h.g), byte(h.k)
 		le.PutUint64(b[offMaxCapacity:], h.maxCapacity)
+		if h.keyed {
+			b[offFlags] = flagKeyed
+			le.PutUint64(b[offKeyCheck:], h.keyCheck)
+		}
 	}
 }
 
@@ -168,7 +178,9 @@ func parseHeader(b []byte) (header, error) {
 	reservedOK := allZero(b[offReserved1:offBuckets])
 	if h.version == formatVersion2 {
 		h.g, h.k, h.maxCapacity = uint(b[offDoublings]), uint(b[offStage]), le.Uint64(b[offMaxCapacity:])
-		reservedOK = b[offFlags] == 0 && allZero(b[offReserved3:offBuckets]) && allZero(b[offReserved4:headerSize2])
+		h.keyed, h.keyCheck = b[offFlags] == flagKeyed, le.Uint64(b[offKeyCheck:])
+		reservedOK = b[offFlags]&^flagKeyed == 0 && (h.keyed || h.keyCheck == 0) &&
+			allZero(b[offReserved3:offBuckets]) && allZero(b[offReserved4:headerSize2])
 	}
 	switch {
 	case h.layout > SemiSorted:
@@ -243,10 +255,10 @@ const (
 )
 
 // decode checks the encoding data, which must be exactly one filter of key
-// family kind, and returns its header and a table whose data aliases data.
-// It allocates nothing (but the error): every size is checked against
-// len(data) first.
-func decode(data []byte, kind keyKind, level decodeLevel) (header, table, error) {
+// family kind, keyed with key (nil: unkeyed), and returns its header and a
+// table whose data aliases data. It allocates nothing (but the error): every
+// size is checked against len(data) first.
+func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (header, table, error) {
 	h, err := parseHeader(data)
 	if err != nil {
 		return h, table{}, err
@@ -266,6 +278,12 @@ func decode(data []byte, kind keyKind, level decodeLevel) (header, table, error)
 		return h, table{}, formatErr(ErrIncompatible, "filter of %s keys read as %s keys", h.kind.familyName(), kind.family().familyName())
 	case h.capacity > math.MaxInt || h.m*slotsPerBucket > math.MaxInt:
 		return h, table{}, formatErr(ErrIncompatible, "capacity %d or %d slots too large for this platform", h.capacity, h.m*slotsPerBucket)
+	case h.keyed && key == nil:
+		return h, table{}, formatErr(ErrIncompatible, "a keyed filter: decode it into a Filter made with its Config.Key, or open it with NewKeyedView")
+	case !h.keyed && key != nil:
+		return h, table{}, formatErr(ErrIncompatible, "an unkeyed filter, read with a key")
+	case h.keyed && key.string(keyCheckMessage) != h.keyCheck:
+		return h, table{}, formatErr(ErrIncompatible, "a keyed filter, read with another key")
 	}
 	t := tableShape(h.m>>h.k, h.f, h.g, h.k, h.layout)
 	t.data = data[h.size():end:end]
@@ -326,6 +344,8 @@ func (f *Filter[T]) header() header {
 	h := header{
 		layout:      t.layout,
 		version:     formatVersion1,
+		keyed:       f.c.h.sip != nil,
+		keyCheck:    f.c.keyCheck(),
 		f:           t.fbits,
 		kind:        kindOf[T]().family(),
 		m:           t.m,
@@ -338,7 +358,7 @@ func (f *Filter[T]) header() header {
 		k:           t.k,
 		maxCapacity: uint64(f.c.maxCapacity),
 	}
-	if t.g > 0 {
+	if t.g > 0 || h.keyed {
 		h.version = formatVersion2
 	}
 	return h
@@ -423,7 +443,7 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 // UnmarshalBinary, UnmarshalText and ReadFrom work on a zero Filter,
 // new(Filter[T]); no other method that changes the filter does.
 func (f *Filter[T]) UnmarshalBinary(data []byte) error {
-	h, t, err := decode(data, kindOf[T](), checkAll)
+	h, t, err := decode(data, kindOf[T](), checkAll, f.c.h.sip)
 	if err != nil {
 		return err
 	}
@@ -484,7 +504,7 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 			return int64(len(buf)), readErr(err, true)
 		}
 	}
-	h, t, err := decode(buf, kindOf[T](), checkAll)
+	h, t, err := decode(buf, kindOf[T](), checkAll, f.c.h.sip)
 	if err != nil {
 		return int64(len(buf)), err
 	}
@@ -515,12 +535,17 @@ func readErr(err error, started bool) error {
 
 // load makes f the filter that h and t describe.
 func (f *Filter[T]) load(h *header, t table) {
-	f.c = newCore(decodedReader[T](h, t), int(h.maxKicks))
+	f.c = newCore(decodedReader[T](h, t, f.c.h.sip), int(h.maxKicks))
 	f.c.rng = h.rng
 }
 
-// decodedReader is the reader of a decoded filter of keys of type T.
-func decodedReader[T Hashable](h *header, t table) reader {
-	return reader{t: t, h: newHasher(h.seed), kind: kindOf[T](), count: int(h.count), capacity: int(h.capacity),
+// decodedReader is the reader of a decoded filter of keys of type T, keyed
+// with key (nil: unkeyed), which decode checked.
+func decodedReader[T Hashable](h *header, t table, key *sipHasher) reader {
+	r := reader{t: t, h: newHasher(h.seed), kind: kindOf[T](), count: int(h.count), capacity: int(h.capacity),
 		maxCapacity: int(h.maxCapacity)}
+	if key != nil {
+		r.h.sip, r.kind = key, r.kind|kindKeyed
+	}
+	return r
 }

@@ -673,6 +673,8 @@ var goldenCases = []goldenCase{
 	{"v2-growable-packed-f13-string.bin", Config{Capacity: 20, MaxCapacity: 20 << 6, Seed: 0xfeed}, true, 20, 0},
 	{"v2-growable-semisorted-f12.bin", Config{Capacity: 25, MaxCapacity: 25 << 5, FingerprintBits: 12, Layout: SemiSorted}, false, 300, 0},
 	{"v2-grown-semisorted-f21.bin", Config{Capacity: 16, MaxCapacity: 16 << 3, FingerprintBits: 21, Layout: SemiSorted}, false, 128, 0},
+	{"v2-keyed-packed-f13-string.bin", Config{Capacity: 60, Key: [16]byte{'g', 'o', 'l', 'd', 'e', 'n'}}, true, 0, 0},
+	{"v2-keyed-growable-semisorted-f10.bin", Config{Capacity: 20, MaxCapacity: 160, FingerprintBits: 10, Layout: SemiSorted, Key: [16]byte{15: 1}}, false, 100, 0},
 }
 
 // TestGolden checks the files in testdata/: each decodes, answers like the
@@ -716,19 +718,24 @@ func testGolden[T Hashable](t *testing.T, c goldenCase, key func(int) T) {
 	if !bytes.Equal(golden, enc) {
 		t.Fatalf("the filter built here encodes differently from %s", path)
 	}
-	var dec Filter[T]
-	if err := dec.UnmarshalBinary(golden); err != nil {
+	dec, view := new(Filter[T]), (*View[T])(nil)
+	if c.cfg.Key == ([16]byte{}) {
+		view, err = NewView[T](golden)
+	} else { // keyed: decoded into a filter with the key, viewed with it
+		dec = mustNew[T](t, c.cfg)
+		view, err = NewKeyedView[T](golden, c.cfg.Key)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
-	view, err := NewView[T](golden)
-	if err != nil {
+	if err := dec.UnmarshalBinary(golden); err != nil {
 		t.Fatal(err)
 	}
 	keys := make([]T, 0, 2000)
 	for i := range cap(keys) {
 		keys = append(keys, key(i))
 	}
-	checkSameAnswers(t, built, &dec, keys)
+	checkSameAnswers(t, built, dec, keys)
 	checkSameAnswers(t, built, view, keys)
 	stored := 0
 	for i := range n {
@@ -742,7 +749,7 @@ func testGolden[T Hashable](t *testing.T, c goldenCase, key func(int) T) {
 	if view.Len() != stored || view.Capacity() != c.cfg.Capacity {
 		t.Fatalf("Len %d Capacity %d, want %d %d", view.Len(), view.Capacity(), stored, c.cfg.Capacity)
 	}
-	if !bytes.Equal(mustMarshal(t, &dec), golden) {
+	if !bytes.Equal(mustMarshal(t, dec), golden) {
 		t.Fatal("re-encoding differs")
 	}
 }
@@ -810,7 +817,9 @@ func TestEncodingChecksV2(t *testing.T) {
 		edit func([]byte)
 		want error
 	}{
-		{"flags", put8(offFlags, 1), ErrCorrupt},
+		{"flags", put8(offFlags, 2), ErrCorrupt},
+		{"keyed flag, read without a key", put8(offFlags, flagKeyed), ErrIncompatible},
+		{"key check, not keyed", put64(offKeyCheck, 1), ErrCorrupt},
 		{"reserved 3", put8(offReserved3+2, 1), ErrCorrupt},
 		{"reserved 4", put8(headerSize2-1, 1), ErrCorrupt},
 		{"stage past doublings", put8(offStage, g+1), ErrCorrupt},

@@ -17,7 +17,9 @@ import (
 // Make filters with New. The zero Filter holds no table: UnmarshalBinary,
 // UnmarshalText and ReadFrom turn it into a decoded filter, the encoding
 // methods return an error, Seed returns 0, Clone returns another zero
-// Filter, String says it is zero, and every other method panics.
+// Filter, String says it is zero, the counts (Len, Capacity, Slots, ...)
+// are 0 (LoadFactor and EstimatedFalsePositiveRate NaN), and the other
+// methods (queries, inserts, deletes, batches, Merge) panic.
 //
 // A Filter value must not be copied: g := *f makes a second Filter that
 // shares f's table but counts its items separately, so a change through
@@ -60,6 +62,7 @@ func New[T Hashable](cfg Config) (*Filter[T], error) {
 	}
 	r := reader{t: newStage(p.m, p.f, p.g, 0, p.layout), h: newHasher(p.seed), kind: kindOf[T](),
 		capacity: p.capacity, maxCapacity: p.maxCapacity}
+	r.setKey(p.key)
 	return &Filter[T]{c: newCore(r, p.maxKicks)}, nil
 }
 

@@ -48,6 +48,10 @@ const (
 	kindString
 	kindBytes16 // [16]byte
 	kindBytes32 // [32]byte
+
+	// kindKeyed marks the kinds of a filter with Config.Key: they hash with
+	// SipHash (keyed.go). It is never stored, nor any kind with it.
+	kindKeyed keyKind = 0x80
 )
 
 // kindHash is the kind of a "key" that is already a hash, for the ...Hash
@@ -100,7 +104,7 @@ func kindOf[T Hashable]() keyKind {
 // family is the key kind recorded in encodings: keys of one family hash the
 // same way, so filters may be shared between the types of one family.
 func (k keyKind) family() keyKind {
-	switch k {
+	switch k &^ kindKeyed {
 	case kindString, kindBytes, kindBytes16, kindBytes32:
 		return kindBytes
 	case kindFloat32, kindFloat:
@@ -115,6 +119,10 @@ func (k keyKind) family() keyKind {
 type hasher struct {
 	bitflip uint64 // xxh3's seed-dependent constant for 4..8-byte inputs
 	seed    uint64
+	// sip is the keyed hash of a filter with Config.Key (keyed.go), which
+	// replaces xxh3 for it; nil otherwise. Behind a pointer, so that no
+	// printing of a struct shows the key.
+	sip *sipHasher
 }
 
 func newHasher(seed uint64) hasher {
@@ -143,49 +151,76 @@ func (h *hasher) bytes(b []byte) uint64 { return xxh3.HashSeed(b, h.seed) }
 
 func (h *hasher) string(s string) uint64 { return xxh3.HashStringSeed(s, h.seed) }
 
-// float hashes a float64 so that keys that compare equal hash equal.
-func (h *hasher) float(v float64) uint64 {
+// floatBits is the word a float64 key hashes as, so that keys that compare
+// equal hash equal.
+func floatBits(v float64) uint64 {
 	if v == 0 {
 		v = 0 // folds -0 into +0
 	}
 	if v != v {
 		v = math.NaN()
 	}
-	return h.u64(math.Float64bits(v))
+	return math.Float64bits(v)
 }
 
 // key hashes a key of kind k. The key is read through its address so that one
 // non-generic function serves every type of a shape.
 func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
+	if k == kindHash {
+		return *(*uint64)(p)
+	}
+	keyed := k&kindKeyed != 0
+	var b []byte
+	switch k &^ kindKeyed {
+	case kindString:
+		s := *(*string)(p)
+		if !keyed {
+			return h.string(s)
+		}
+		return h.sip.string(s)
+	case kindBytes:
+		b = *(*[]byte)(p)
+	case kindBytes16:
+		b = (*[16]byte)(p)[:]
+	case kindBytes32:
+		b = (*[32]byte)(p)[:]
+	default:
+		w := keyWord(k&^kindKeyed, p)
+		if keyed {
+			return h.sip.u64(w)
+		}
+		return h.u64(w)
+	}
+	if !keyed {
+		return h.bytes(b)
+	}
+	return h.sip.bytes(b)
+}
+
+// keyWord is an integer or float key of kind k as the 64-bit word that is
+// hashed for it: integers widened (signed ones sign-extended), floats as
+// float64 bits with -0 folded into +0 and every NaN into one NaN, so keys
+// that compare equal hash equal.
+func keyWord(k keyKind, p unsafe.Pointer) uint64 {
 	switch k {
 	case kindInt:
-		return h.u64(*(*uint64)(p))
-	case kindHash:
 		return *(*uint64)(p)
-	case kindString:
-		return h.string(*(*string)(p))
-	case kindBytes:
-		return h.bytes(*(*[]byte)(p))
-	case kindBytes16:
-		return h.bytes((*[16]byte)(p)[:])
-	case kindBytes32:
-		return h.bytes((*[32]byte)(p)[:])
 	case kindUnsigned32:
-		return h.u64(uint64(*(*uint32)(p)))
+		return uint64(*(*uint32)(p))
 	case kindSigned32:
-		return h.u64(uint64(int64(*(*int32)(p))))
+		return uint64(int64(*(*int32)(p)))
 	case kindUnsigned16:
-		return h.u64(uint64(*(*uint16)(p)))
+		return uint64(*(*uint16)(p))
 	case kindSigned16:
-		return h.u64(uint64(int64(*(*int16)(p))))
+		return uint64(int64(*(*int16)(p)))
 	case kindUnsigned8:
-		return h.u64(uint64(*(*uint8)(p)))
+		return uint64(*(*uint8)(p))
 	case kindSigned8:
-		return h.u64(uint64(int64(*(*int8)(p))))
+		return uint64(int64(*(*int8)(p)))
 	case kindFloat:
-		return h.float(*(*float64)(p))
+		return floatBits(*(*float64)(p))
 	case kindFloat32:
-		return h.float(float64(*(*float32)(p)))
+		return floatBits(float64(*(*float32)(p)))
 	}
 	panic("cuckoo: unreachable key kind")
 }

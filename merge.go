@@ -7,7 +7,7 @@ import "fmt"
 // had been inserted into f. This is how filters built in parallel (one per
 // shard, worker or machine) become one. o is not changed.
 //
-// The filters must hash alike (the same Seed) and have the same fingerprint
+// The filters must hash alike (the same Seed and Key) and have the same fingerprint
 // width, Layout and bucket geometry, which the same Config gives (MaxKicks
 // aside); otherwise Merge returns an error wrapping ErrIncompatible. A growable f doubles as needed, also to reach o's size.
 // If the fingerprints do not all fit, Merge returns the error an Insert
@@ -22,6 +22,8 @@ func (f *Filter[T]) Merge(o *Filter[T]) error {
 	switch {
 	case f.c.h.seed != o.c.h.seed:
 		return fmt.Errorf("%w: Merge of filters with different seeds", ErrIncompatible)
+	case !sameKey(&f.c.h, &o.c.h):
+		return fmt.Errorf("%w: Merge of filters with different keys (Config.Key)", ErrIncompatible)
 	case a.fbits != b.fbits || a.layout != b.layout || a.m0 != b.m0 || a.g != b.g:
 		return fmt.Errorf("%w: Merge of filters with different widths, layouts or sizes (%d-bit %v, %d buckets; %d-bit %v, %d buckets)",
 			ErrIncompatible, a.fbits, a.layout, a.m0<<a.g, b.fbits, b.layout, b.m0<<b.g)

@@ -45,8 +45,15 @@ func (r *reader) describe(name string) string {
 	if r.t.data == nil {
 		return name + "(zero: made neither by New nor by decoding)"
 	}
-	return fmt.Sprintf("%s(%s keys, %d-bit %v, %d items, capacity %d, load %s%%)",
-		name, r.kind.family().familyName(), r.t.fbits, r.t.layout, r.count, r.capacity,
+	keyed, grows := "", ""
+	if r.h.sip != nil {
+		keyed = "keyed "
+	}
+	if r.maxCapacity > r.capacity {
+		grows = fmt.Sprintf(", growable to %d", r.maxCapacity)
+	}
+	return fmt.Sprintf("%s(%s%s keys, %d-bit %v, %d items, capacity %d%s, load %s%%)",
+		name, keyed, r.kind.family().familyName(), r.t.fbits, r.t.layout, r.count, r.capacity, grows,
 		strconv.FormatFloat(100*r.loadFactor(), 'g', 3, 64))
 }
 

@@ -14,6 +14,20 @@ import "unsafe"
 // A View leaves the memory as it finds it: unlike New, it does not ask for
 // huge pages, which for a large mapped file is the mapper's choice
 // (madvise(MADV_HUGEPAGE) on Linux, where the file system supports it).
+//
+// A View over a memory-mapped file reads the file's pages on every lookup.
+// If the file is truncated while mapped, the next lookup that touches a
+// page past the new end raises SIGBUS, which ends the process; no check in
+// NewView can prevent it, since the bytes were valid when it checked them.
+// Map only files that nothing truncates (write a new file and rename it
+// into place), or call debug.SetPanicOnFault(true) in the goroutine that
+// looks up: the fault is then a panic that recover can catch, after which
+// the View must not be used (see the mmap example).
+//
+// The zero View holds no table, like the zero Filter: its queries
+// (Contains, Count, Hash, their ...Hash forms and the batches) panic, and
+// its counts are 0 (LoadFactor and EstimatedFalsePositiveRate NaN). Make
+// views with NewView, NewViewUnverified or NewKeyedView.
 type View[T Hashable] struct {
 	r reader
 }
@@ -80,7 +94,7 @@ func (v *View[T]) EstimatedFalsePositiveRate() float64 { return v.r.estimatedFPR
 // structure, as UnmarshalBinary does, with the same errors; it reads all of
 // data once but copies and allocates nothing proportional to it. When data
 // is known to be intact, NewViewUnverified skips the O(len(data)) checks.
-func NewView[T Hashable](data []byte) (*View[T], error) { return newView[T](data, checkAll) }
+func NewView[T Hashable](data []byte) (*View[T], error) { return newView[T](data, checkAll, nil) }
 
 // NewViewUnverified is NewView in constant time: it checks only what the
 // header can tell. That is the magic and the version, every header field
@@ -101,13 +115,13 @@ func NewView[T Hashable](data []byte) (*View[T], error) { return newView[T](data
 // example by a checksum that the storage layer verifies, or by an earlier
 // NewView over the same unchanged bytes.
 func NewViewUnverified[T Hashable](data []byte) (*View[T], error) {
-	return newView[T](data, checkHeader)
+	return newView[T](data, checkHeader, nil)
 }
 
-func newView[T Hashable](data []byte, level decodeLevel) (*View[T], error) {
-	h, t, err := decode(data, kindOf[T](), level)
+func newView[T Hashable](data []byte, level decodeLevel, key *sipHasher) (*View[T], error) {
+	h, t, err := decode(data, kindOf[T](), level, key)
 	if err != nil {
 		return nil, err
 	}
-	return &View[T]{r: decodedReader[T](&h, t)}, nil
+	return &View[T]{r: decodedReader[T](&h, t, key)}, nil
 }

@@ -1,0 +1,59 @@
+package cuckoo
+
+// Keyed filters (Config.Key): for keys an adversary may choose.
+//
+// An unkeyed filter's hash is seeded, not keyed: its seed is no secret (one
+// Hash of a known integer key gives it back), and with it anyone can make
+// keys that share a fingerprint and a bucket pair. A keyed filter hashes
+// every key with SipHash-2-4 (siphash.go) under a 128-bit key instead:
+// without the key, its outputs cannot be predicted or inverted, even by
+// someone who sees Hash values of keys of their choice.
+//
+// The key never leaves the filter: Hash gives SipHash values, printing shows
+// only that the filter is keyed (string.go), and an encoding (format
+// version 2) records a flag and a check value, SipHash of a fixed message
+// under the key, which tells a wrong key from the right one and nothing
+// about either. Decoding takes the key from the caller: the Filter decoded
+// into must have been made with it, and NewKeyedView takes it.
+//
+// A keyed filter's kind carries kindKeyed, so the lookup's integer fast
+// path never takes it and unkeyed filters pay nothing for the mode.
+
+// keyCheckMessage is what a key's check value is the SipHash of.
+const keyCheckMessage = "cuckoo key check"
+
+// setKey makes r keyed by key, unless it is all zero.
+func (r *reader) setKey(key [16]byte) {
+	if key == ([16]byte{}) {
+		return
+	}
+	s := newSipHasher(key)
+	r.h.sip = &s
+	r.kind |= kindKeyed
+}
+
+// keyCheck is the check value of the reader's key, 0 if it has none.
+func (r *reader) keyCheck() uint64 {
+	if r.h.sip == nil {
+		return 0
+	}
+	return r.h.sip.string(keyCheckMessage)
+}
+
+// sameKey reports whether two hashers hash with the same key, or neither
+// with one.
+func sameKey(a, b *hasher) bool {
+	return (a.sip == nil) == (b.sip == nil) && (a.sip == nil || *a.sip == *b.sip)
+}
+
+// NewKeyedView is NewView for the encoding of a keyed filter (Config.Key):
+// key must be the filter's key. A wrong key is rejected with an error
+// wrapping ErrIncompatible, as is an unkeyed encoding. The View hashes keys
+// with the key, like the filter did.
+func NewKeyedView[T Hashable](data []byte, key [16]byte) (*View[T], error) {
+	if key == ([16]byte{}) {
+		return nil, formatErr(ErrIncompatible, "NewKeyedView with an all-zero key; use NewView for unkeyed filters")
+	}
+	s := newSipHasher(key)
+	return newView[T](data, checkAll, &s)
+}
