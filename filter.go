@@ -207,24 +207,31 @@ func (c *reader) estimatedFPR() float64 {
 
 // insert adds the key of kind k at p (a hash for kindHash).
 //
-// Its first part is the common case of a fixed packed table with f <= 16
-// and a free slot in one of the key's buckets, in one function: both
+// Its first part is the common case of a packed table with slots of at
+// most 16 bits and a free slot in one of the key's buckets, in one
+// function: both
 // buckets read before either is tested, the bucket chosen by a conditional
 // move, the slot written in place.
 func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 	h := c.h.key(k, p)
 	t := &c.t
-	if t.g == 0 && t.layout == Packed && t.f <= 16 {
+	if t.layout == Packed && t.f <= 16 && (t.g == 0 || c.count < t.fill) {
 		fp, i1 := t.locate(h)
 		i2 := t.alt(i1, fp)
+		v1, v2 := fp, fp
+		if t.g != 0 { // a growable table that need not double first
+			l1, l2 := t.layers(h, fp)
+			i1, v1 = t.staged(i1, l1, fp)
+			i2, v2 = t.staged(i2, l2, fp)
+		}
 		z1 := t.freeMarks(t.narrowWord(i1))
 		z2 := t.freeMarks(t.narrowWord(i2))
-		i, z := i1, z1
+		i, v, z := i1, v1, z1
 		if z1 == 0 {
-			i, z = i2, z2
+			i, v, z = i2, v2, z2
 		}
 		if z != 0 {
-			t.setSlotAt(i*uint64(t.bbits)+t.firstSlot(z, 0), fp)
+			t.setSlotAt(i*uint64(t.bbits)+t.firstSlot(z, 0), v)
 			c.count++
 			return nil
 		}

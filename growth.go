@@ -59,12 +59,26 @@ func (t *table) place(h uint64) (b1 uint64, v1 uint32, b2 uint64, v2 uint32) {
 // layered is place for a growable table, given the fingerprint and the two
 // base buckets locate and alt give.
 func (t *table) layered(h uint64, fp uint32, i1, i2 uint64) (b1 uint64, v1 uint32, b2 uint64, v2 uint32) {
-	l1 := uint32(uint64(uint32(h))*t.fpRange) >> (32 - t.g)
-	l2 := l1 ^ layerHash(fp, t.g)
-	r := t.g - t.k // layer bits a slot keeps
-	b1, v1 = i1<<t.k|uint64(l1>>r), fp|(l1&(1<<r-1))<<t.fbits
-	b2, v2 = i2<<t.k|uint64(l2>>r), fp|(l2&(1<<r-1))<<t.fbits
+	l1, l2 := t.layers(h, fp)
+	b1, v1 = t.staged(i1, l1, fp)
+	b2, v2 = t.staged(i2, l2, fp)
 	return b1, v1, b2, v2
+}
+
+// layers returns a key's two g-bit layers: the first from its hash, the
+// second the first xor a hash of its fingerprint. Like staged, it inlines:
+// its shift counts, in range for a growable table (g >= 1, f+g <= 32), are
+// masked so that the compiler need not check them.
+func (t *table) layers(h uint64, fp uint32) (l1, l2 uint32) {
+	ls := t.lshift & 31
+	l1 = uint32(uint64(uint32(h))*t.fpRange) >> ls
+	return l1, l1 ^ fp*layerMul>>ls
+}
+
+// staged returns the bucket at this stage of base bucket i in layer l, and
+// the value a slot there holds for fingerprint fp.
+func (t *table) staged(i uint64, l, fp uint32) (uint64, uint32) {
+	return i<<(t.k&63) | uint64(l>>(t.rbits&31)), fp | (l&t.rmask)<<(t.fbits&31)
 }
 
 // other returns the other place of value v held in bucket b: the bucket,
@@ -74,27 +88,44 @@ func (t *table) other(b uint64, v uint32) (uint64, uint32) {
 		return t.alt(b, v), v
 	}
 	fp := v & uint32(t.fpMask)
-	r := t.g - t.k
-	l := uint32(b&(1<<t.k-1))<<r | v>>t.fbits
-	l ^= layerHash(fp, t.g)
-	return t.alt(b>>t.k, fp)<<t.k | uint64(l>>r), fp | (l&(1<<r-1))<<t.fbits
+	k := t.k & 63
+	l := uint32(b&(1<<k-1))<<(t.rbits&31) | v>>(t.fbits&31) // the full layer
+	return t.staged(t.alt(b>>k, fp), l^fp*layerMul>>(t.lshift&31), fp)
 }
 
 // layerHash is H(fp): g bits that set a key's second layer apart from its
 // first. Its multiplier differs from alt's, so that the layer offset and the
 // base bucket offset of a fingerprint are unrelated.
-func layerHash(fp uint32, g uint) uint32 { return fp * 0x85ebca6b >> (32 - g) }
+func layerHash(fp uint32, g uint) uint32 { return fp * layerMul >> (32 - g) }
+
+const layerMul = 0x85ebca6b
 
 // double returns the table of the next stage, holding every value of t:
 // bucket B's values go to buckets 2B and 2B+1 by their top bit, which they
 // lose. It allocates the new table and displaces nothing.
+//
+// A packed bucket's values are written straight into their slots: the new
+// table starts empty and each child takes its values in the parent's slot
+// order, which is where add would put them.
 func (t *table) double() table {
 	n := newStage(t.m0, t.fbits, t.g, t.k+1, t.layout)
 	top := t.f - 1
 	for b := range t.m {
-		for _, v := range t.bucketSlots(b) {
+		s := t.bucketSlots(b)
+		if t.layout == SemiSorted {
+			for _, v := range s {
+				if v != 0 {
+					n.add(2*b+uint64(v>>top), v&(1<<top-1))
+				}
+			}
+			continue
+		}
+		var next [2]uint // the next free slot of children 2b and 2b+1
+		for _, v := range s {
 			if v != 0 {
-				n.add(2*b+uint64(v>>top), v&(1<<top-1))
+				c := v >> top
+				n.setSlot(2*b+uint64(c), next[c], v&(1<<top-1))
+				next[c]++
 			}
 		}
 	}
@@ -106,9 +137,7 @@ func (t *table) canGrow() bool { return t.k < t.g }
 
 // stageCapacity is how many items the table takes before a growable filter
 // doubles it: the fill its slot width reaches at capacity.
-func (t *table) stageCapacity() int {
-	return int(float64(t.m*slotsPerBucket) * targetLoad(t.f))
-}
+func (t *table) stageCapacity() int { return t.fill }
 
 // restage returns where a table at stage t.k >= k keeps the value v that
 // stage k keeps in bucket b: the same base bucket, the layer bits split

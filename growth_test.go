@@ -318,3 +318,56 @@ func TestGrowableAccessors(t *testing.T) {
 		t.Fatalf("String %q does not give the fingerprint width", s)
 	}
 }
+
+// BenchmarkGrown puts a filter grown 1024x beside a fixed filter made for
+// the same final size, both holding the same 1M keys: Contains of held keys
+// (op=contains), and filling a new filter with the 1M keys, one ns/op per
+// key (op=fill: the grown filter starts at 1M/1024 and doubles ten times).
+//
+//	go test -run '^$' -bench Grown -count 6 | benchstat -col /filter -
+func BenchmarkGrown(b *testing.B) {
+	const n = 1 << 20
+	keys := benchKeys[uint64](n, 0)
+	configs := []struct {
+		name string
+		cfg  Config
+	}{
+		{"fixed", Config{Capacity: n}},
+		{"grown", Config{Capacity: n >> 10, MaxCapacity: n}},
+	}
+	for _, c := range configs {
+		f := mustNew[uint64](b, c.cfg)
+		for _, k := range keys {
+			if err := f.Insert(k); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run("op=contains/filter="+c.name, func(b *testing.B) {
+			found := 0
+			for i := 0; b.Loop(); i++ {
+				if f.Contains(keys[i&(n-1)]) {
+					found++
+				}
+			}
+			if found != b.N {
+				b.Fatal("lost keys")
+			}
+		})
+	}
+	for _, c := range configs {
+		b.Run("op=fill/filter="+c.name, func(b *testing.B) {
+			// b.N keys in fills of n: each fill starts from a new filter.
+			var f *Filter[uint64]
+			for i := 0; b.Loop(); i++ {
+				if i%n == 0 {
+					b.StopTimer()
+					f = mustNew[uint64](b, c.cfg)
+					b.StartTimer()
+				}
+				if err := f.Insert(keys[i%n]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -166,7 +166,10 @@ func floatBits(v float64) uint64 {
 // key hashes a key of kind k. The key is read through its address so that one
 // non-generic function serves every type of a shape.
 func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
-	if k == kindHash {
+	switch k { // the common cases first
+	case kindInt:
+		return h.u64(*(*uint64)(p))
+	case kindHash:
 		return *(*uint64)(p)
 	}
 	keyed := k&kindKeyed != 0

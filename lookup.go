@@ -35,12 +35,13 @@ import "unsafe"
 type probeClass uint8
 
 const (
-	class8       probeClass = iota // packed, f = 8: buckets of 4 bytes
-	class16                        // packed, f = 16: buckets of 8 bytes
-	classNarrow                    // packed, other f < 16: one load holds a bucket
-	classSemi                      // semi-sorted, 5 <= f <= 16: one load holds a bucket
-	classGeneric                   // f > 16 (buckets of up to 128 bits), and semi-sorted f = 4
-	classGrown                     // a growable table (growth.go), any width
+	class8           probeClass = iota // packed, f = 8: buckets of 4 bytes
+	class16                            // packed, f = 16: buckets of 8 bytes
+	classNarrow                        // packed, other f < 16: one load holds a bucket
+	classSemi                          // semi-sorted, 5 <= f <= 16: one load holds a bucket
+	classGeneric                       // f > 16 (buckets of up to 128 bits), and semi-sorted f = 4
+	classGrownNarrow                   // a growable table (growth.go), packed, slots of <= 16 bits
+	classGrown                         // a growable table, any other
 )
 
 func classify(layout Layout, f uint) probeClass {
@@ -93,6 +94,11 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 		bp := uint64(fp>>(t.w&31)) * 0x1111 // the mask spares a check of the shift
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		return t.semiLanes.anyZero(t.semiLows(t.narrowWord(i1), bp, bl), t.semiLows(t.narrowWord(i2), bp, bl))
+	case classGrownNarrow:
+		l1, l2 := t.layers(h, fp)
+		b1, v1 := t.staged(i1, l1, fp)
+		b2, v2 := t.staged(i2, l2, fp)
+		return t.lanes.anyZero(t.narrowWord(b1)^uint64(v1)*t.lanes.onesLo, t.narrowWord(b2)^uint64(v2)*t.lanes.onesLo)
 	case classGrown:
 		b1, v1, b2, v2 := t.layered(h, fp, i1, i2)
 		return t.holds(b1, v1)|t.holds(b2, v2) != 0

@@ -42,6 +42,10 @@ type table struct {
 	fbits  uint   // fingerprint bits
 	fpMask uint64 // 2^fbits - 1
 	g, k   uint   // doublings in all, and done
+	fill   int    // items before a growable table doubles: stageCapacity
+	lshift uint   // 32 - g: the layer bits are the top g of a 32-bit word
+	rbits  uint   // g - k: layer bits a slot keeps
+	rmask  uint32 // 2^rbits - 1
 
 	// The semi-sorted layout's constants (table_semisort.go).
 	w            uint          // low bits per fingerprint, f-4
@@ -147,7 +151,12 @@ func tableShape(m0 uint64, fbits, g, k uint, layout Layout) table {
 	t.class = classify(layout, f)
 	if g > 0 {
 		t.class = classGrown
+		if layout == Packed && f <= 16 {
+			t.class = classGrownNarrow
+		}
 	}
+	t.fill = int(float64(t.m*slotsPerBucket) * targetLoad(f))
+	t.lshift, t.rbits, t.rmask = 32-g, g-k, 1<<(g-k)-1
 	if layout == SemiSorted {
 		t.w = f - 4
 		t.lowMask = 1<<t.w - 1
