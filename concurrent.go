@@ -1,0 +1,495 @@
+package cuckoo
+
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// ConcurrentFilter: lookups that take no lock beside one writer at a time,
+// and never a false negative. Why it is correct:
+//
+// Writers are serialized by a mutex. Readers take no lock and store nothing:
+// they load the table pointer, the words of a key's two buckets and two
+// version counters, all with sync/atomic, whose operations Go orders in one
+// sequentially consistent order (the memory model's "synchronizing"
+// operations). Every store of table memory is atomic too, so there is no
+// data race, and the race detector agrees.
+//
+// The table (ctable, concurrent_table.go) is a Filter's bit stream in 64-bit
+// words. Its buckets are split into stripes, stripe(b) = b mod S (S a power
+// of two, at most 1024, scaled down for small tables), each with a version.
+// A writer changes a bucket only inside a write session: the bucket's stripe
+// version goes from even to odd, then the words are stored, then the version
+// goes even again. So if a reader loads an even version q for bucket b, then
+// reads the bucket, then loads the version again and finds q again, no
+// session on b overlapped the read: what it read is the bucket's content, not
+// a mix of two, and that content held for the whole time between the two
+// loads.
+//
+// The writer keeps one invariant at every moment outside a session: every
+// fingerprint stored is in at least one of its two buckets. Inserts into a
+// free slot and deletes keep it trivially. A displacement moves fingerprints
+// along a path of buckets; the path is found first without writing anything
+// (concurrent_search.go: a failed search leaves the table as it was, so there
+// is nothing to undo) and is then applied from its free end back to the
+// key's bucket: each fingerprint is written into its other bucket before the
+// slot it occupied is overwritten by the next one. Between two sessions each
+// moved fingerprint is in its new bucket, its old one, or both.
+//
+// A lookup for a key stored before it began reads the versions of both
+// buckets' stripes (q1, then q2), both buckets, and tests them. If it finds
+// the key it answers at once: a torn read can only make up a match, a false
+// positive, which a filter may give. If not, it answers "absent" only if q1
+// and q2 were even and both versions are unchanged when loaded again;
+// otherwise it reads again. Validating both buckets is what makes the order of
+// a move enough: a reader that read the destination before a move and the
+// source after it would miss the fingerprint, and it is exactly such a
+// reader whose source version has changed. When both are unchanged, neither
+// bucket was in a session between the second version load (q2) and the
+// first re-load, and the reader's bucket reads fall in that interval, so at
+// one moment both buckets held what it read; the invariant says the key's
+// fingerprint was in one of them then. A reader that keeps failing (a writer
+// descheduled inside a session, say) takes the mutex after a few attempts and
+// reads under it, so every lookup finishes.
+//
+// Growth and Reset never change a published table: they build a new one
+// (growth: the doubled table, from the old one, which no writer changes
+// meanwhile; Reset: an empty one) and publish it with one atomic pointer
+// store. A lookup loads the pointer once. A key inserted before the lookup
+// began is in the table it loads: that table was current when the insert
+// finished, or was published later by a doubling, which keeps every
+// fingerprint. A lookup working on a table that has since been replaced
+// answers for the moment of the replacement, which lies within the lookup,
+// so it need not look at the pointer again.
+//
+// InsertUnique tests and inserts under the mutex, so it is atomic. Count
+// validates its reads whatever it finds. Snapshot and the encoding methods
+// read the table under the mutex, where nothing changes.
+//
+// concurrent_model_test.go checks the argument on every interleaving of a
+// reader's loads with a writer's stores for displacements, failed searches
+// and growth; concurrent_stress_test.go runs readers beside a writer that
+// keeps a filter full.
+
+// ConcurrentFilter is a cuckoo filter that many goroutines may use at once:
+// every method is safe for concurrent use. Lookups (Contains, Count, the
+// batches) take no lock and never report a stored key absent while another
+// goroutine inserts, deletes, displaces or grows; writers (Insert, Delete,
+// Reset, ...) run one at a time. It answers exactly as a Filter with the
+// same Config and the same operations would, except that inserts displace
+// fingerprints along shortest paths instead of random walks, so the bytes of
+// a full table differ.
+//
+// Make it with NewConcurrent, or NewConcurrentFrom to start from a Filter;
+// Snapshot returns a Filter copy. The zero ConcurrentFilter is not usable.
+type ConcurrentFilter[T Hashable] struct {
+	c concurrent
+}
+
+// concurrent is a ConcurrentFilter's state, shared by every key type.
+type concurrent struct {
+	// What lookups read; set by NewConcurrent and never written again but
+	// for cur, which only writers store.
+	h           hasher
+	kind        keyKind
+	cur         atomic.Pointer[ctable]
+	capacity    int
+	maxCapacity int
+
+	_ cpu.CacheLinePad // writers' stores stay off the readers' lines
+
+	mu       sync.Mutex   // serializes writers
+	n        atomic.Int64 // items stored; written under mu
+	maxKicks int
+	rng      uint64     // a Filter's displacement PRNG state, kept for Snapshot and the encoding
+	path     []pathNode // search's queue: searchBuckets*MaxKicks + 2 nodes
+}
+
+// maxOptimistic is how many lock-free attempts a lookup makes before it
+// reads under the writers' mutex. An attempt fails only if a write session
+// on one of its two buckets' stripes overlapped it.
+const maxOptimistic = 8
+
+// NewConcurrent returns an empty concurrent filter, or an error wrapping
+// ErrInvalidConfig that names the offending Config field. A growable Config
+// (MaxCapacity) grows as a Filter does.
+func NewConcurrent[T Hashable](cfg Config) (*ConcurrentFilter[T], error) {
+	p, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	f := &ConcurrentFilter[T]{}
+	f.c.init(newHasher(p.seed), kindOf[T](), p.capacity, p.maxCapacity, p.maxKicks)
+	f.c.cur.Store(newCtable(tableShape(p.m, p.f, p.g, 0, p.layout)))
+	return f, nil
+}
+
+// NewConcurrentFrom returns a concurrent filter holding a copy of f: the same
+// keys, Config and seed. f must have been made by New or decoded (not the
+// zero Filter); it is not changed, and may not change while it is copied.
+func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
+	if f.c.t.data == nil {
+		panic("cuckoo: NewConcurrentFrom of the zero Filter")
+	}
+	c := &ConcurrentFilter[T]{}
+	c.c.init(f.c.h, f.c.kind, f.c.capacity, f.c.maxCapacity, f.c.maxKicks)
+	c.c.rng = f.c.rng
+	c.c.n.Store(int64(f.c.count))
+	c.c.cur.Store(ctableOf(&f.c.t))
+	return c
+}
+
+func (c *concurrent) init(h hasher, kind keyKind, capacity, maxCapacity, maxKicks int) {
+	c.h, c.kind, c.capacity, c.maxCapacity = h, kind, capacity, maxCapacity
+	c.maxKicks, c.rng = maxKicks, h.seed
+	c.path = make([]pathNode, 0, searchBuckets*maxKicks+2)
+}
+
+// Hash returns the hash of key that the ...Hash methods take; see
+// Filter.Hash.
+func (f *ConcurrentFilter[T]) Hash(key T) uint64 { return f.c.hash(unsafe.Pointer(&key)) }
+
+// Contains reports whether key may be in the filter. It is never false for
+// a key whose insert finished before Contains began and whose delete (if
+// any) had not begun when it returned, whatever writers do meanwhile.
+func (f *ConcurrentFilter[T]) Contains(key T) bool {
+	return f.c.lookup(f.c.kind, unsafe.Pointer(&key))
+}
+
+// ContainsHash is Contains for a key hashed with Hash.
+func (f *ConcurrentFilter[T]) ContainsHash(h uint64) bool {
+	return f.c.lookup(kindHash, unsafe.Pointer(&h))
+}
+
+// Count returns how many copies of key's fingerprint its two buckets hold,
+// 0 to 8, as they were at one moment during the call; see Filter.Count.
+func (f *ConcurrentFilter[T]) Count(key T) int { return f.c.countHash(f.Hash(key)) }
+
+// CountHash is Count for a key hashed with Hash.
+func (f *ConcurrentFilter[T]) CountHash(h uint64) int { return f.c.countHash(h) }
+
+// Insert adds key; see Filter.Insert. Concurrent inserts and deletes run one
+// at a time; lookups go on meanwhile. A failed insert leaves the filter
+// exactly as it was.
+func (f *ConcurrentFilter[T]) Insert(key T) error { return f.c.insert(f.Hash(key)) }
+
+// InsertHash is Insert for a key hashed with Hash.
+func (f *ConcurrentFilter[T]) InsertHash(h uint64) error { return f.c.insert(h) }
+
+// InsertUnique adds key unless the filter already reports it, as one atomic
+// step: of many goroutines inserting the same key at once, exactly one adds
+// it. See Filter.InsertUnique for what a false positive means here.
+func (f *ConcurrentFilter[T]) InsertUnique(key T) (bool, error) { return f.c.insertUnique(f.Hash(key)) }
+
+// Delete removes one copy of key and reports whether it found one; see
+// Filter.Delete: delete only keys that were inserted.
+func (f *ConcurrentFilter[T]) Delete(key T) bool { return f.c.delete(f.Hash(key)) }
+
+// DeleteHash is Delete for a key hashed with Hash.
+func (f *ConcurrentFilter[T]) DeleteHash(h uint64) bool { return f.c.delete(h) }
+
+// ContainsBatch answers Contains for every key and returns how many were
+// found; found[i] receives the answer for keys[i] where i < len(found). It
+// is a loop of Contains: unlike Filter.ContainsBatch it does not overlap
+// the keys' memory accesses.
+func (f *ConcurrentFilter[T]) ContainsBatch(keys []T, found []bool) int {
+	n := 0
+	for i := range keys {
+		ok := f.c.lookup(f.c.kind, unsafe.Pointer(&keys[i]))
+		if i < len(found) {
+			found[i] = ok
+		}
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
+// ContainsHashBatch is ContainsBatch for keys hashed with Hash.
+func (f *ConcurrentFilter[T]) ContainsHashBatch(hashes []uint64, found []bool) int {
+	n := 0
+	for i := range hashes {
+		ok := f.c.lookup(kindHash, unsafe.Pointer(&hashes[i]))
+		if i < len(found) {
+			found[i] = ok
+		}
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
+// Reset empties the filter; a growable filter that has grown returns to its
+// first table. Reset allocates the new table and publishes it: lookups
+// that began before it may still answer from the old one.
+func (f *ConcurrentFilter[T]) Reset() { f.c.reset() }
+
+// Len is the number of items stored.
+func (f *ConcurrentFilter[T]) Len() int { return int(f.c.n.Load()) }
+
+// Capacity is the Capacity the filter was made for.
+func (f *ConcurrentFilter[T]) Capacity() int { return f.c.capacity }
+
+// MaxCapacity is the most items the filter takes: Config.MaxCapacity for a
+// growable filter, Capacity for a fixed one.
+func (f *ConcurrentFilter[T]) MaxCapacity() int { return f.c.maxCapacity }
+
+// Slots is the number of fingerprint slots: 4 per bucket.
+func (f *ConcurrentFilter[T]) Slots() int { return int(f.c.cur.Load().t.m) * slotsPerBucket }
+
+// LoadFactor is Len / Slots.
+func (f *ConcurrentFilter[T]) LoadFactor() float64 { return f.c.loadFactor(f.c.cur.Load()) }
+
+// FingerprintBits is the fingerprint width in bits (of a growable filter:
+// the slot width of its current table, as Filter.FingerprintBits).
+func (f *ConcurrentFilter[T]) FingerprintBits() int { return int(f.c.cur.Load().t.f) }
+
+// Layout is the bucket encoding.
+func (f *ConcurrentFilter[T]) Layout() Layout { return f.c.cur.Load().t.layout }
+
+// Seed is the seed in use: Config.Seed, or DefaultSeed for 0.
+func (f *ConcurrentFilter[T]) Seed() uint64 { return f.c.h.seed }
+
+// SizeBytes is the memory the filter's table takes: the buckets' words with
+// their padding, and the version counters.
+func (f *ConcurrentFilter[T]) SizeBytes() int {
+	s := f.c.cur.Load()
+	return 8 * (len(s.words) + len(s.seq))
+}
+
+// EstimatedFalsePositiveRate is the expected false-positive rate of Contains
+// at the current load.
+func (f *ConcurrentFilter[T]) EstimatedFalsePositiveRate() float64 {
+	s := f.c.cur.Load()
+	return falsePositiveRate(s.t.f, f.c.loadFactor(s))
+}
+
+func (c *concurrent) loadFactor(s *ctable) float64 {
+	return float64(c.n.Load()) / float64(s.t.m*slotsPerBucket)
+}
+
+// hash is the hash of the key of the filter's kind at p.
+func (c *concurrent) hash(p unsafe.Pointer) uint64 {
+	if c.kind == kindInt {
+		return c.h.u64(*(*uint64)(p))
+	}
+	return c.h.key(c.kind, p)
+}
+
+// lookup reports whether the filter may hold the key of kind k at p (a hash
+// for kindHash), without a lock: the argument at the top of this file. The
+// probe of a fixed table is Filter's (lookup.go) on buckets read from words.
+func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
+	var h uint64
+	switch k {
+	case kindInt:
+		h = c.h.u64(*(*uint64)(p))
+	case kindHash:
+		h = *(*uint64)(p)
+	default:
+		h = c.h.key(k, p)
+	}
+	s := c.cur.Load()
+	t := &s.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	b1, v1, b2, v2 := i1, fp, i2, fp
+	if t.g != 0 {
+		b1, v1, b2, v2 = t.layered(h, fp, i1, i2)
+	}
+	q1, q2 := s.version(b1), s.version(b2)
+	var hit bool
+	switch t.class {
+	case class8: // a bucket is half a word
+		x := (s.word(b1>>1)>>(b1&1*32)&(1<<32-1) | s.word(b2>>1)>>(b2&1*32)<<32) ^ uint64(fp)*ones8
+		hit = (x-ones8)&^x&tops8 != 0
+	case class16: // a bucket is a word
+		pat := uint64(fp) * ones16
+		x1, x2 := s.word(b1)^pat, s.word(b2)^pat
+		hit = ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
+	case classNarrow:
+		pat := uint64(fp) * t.lanes.onesLo
+		hit = t.lanes.anyZero(s.narrow(b1)^pat, s.narrow(b2)^pat)
+	case classSemi:
+		bp := uint64(fp>>t.w) * 0x1111
+		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
+		hit = t.semiLanes.anyZero(t.semiLows(s.narrow(b1), bp, bl), t.semiLows(s.narrow(b2), bp, bl))
+	default: // f > 16, semi-sorted f = 4, growable
+		hit = s.holds(b1, v1)|s.holds(b2, v2) != 0
+	}
+	if hit {
+		return true
+	}
+	return c.confirmAbsent(s, h, b1, v1, b2, v2, q1, q2)
+}
+
+// confirmAbsent is the end of a lookup that did not find its key, whose
+// buckets' stripe versions were q1 and q2 before it read them: false if they
+// were even and still are, else the answer of another read, validated the
+// same way, or after maxOptimistic attempts the answer under the mutex.
+func (c *concurrent) confirmAbsent(s *ctable, h, b1 uint64, v1 uint32, b2 uint64, v2 uint32, q1, q2 uint64) bool {
+	for range maxOptimistic {
+		if (q1|q2)&1 == 0 && s.version(b1) == q1 && s.version(b2) == q2 {
+			return false
+		}
+		q1, q2 = s.version(b1), s.version(b2)
+		if s.holds(b1, v1)|s.holds(b2, v2) != 0 {
+			return true
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s = c.cur.Load()
+	b1, v1, b2, v2 = s.t.place(h)
+	return s.holds(b1, v1)|s.holds(b2, v2) != 0
+}
+
+// countHash is Count, validated like an absent answer whatever it counts.
+func (c *concurrent) countHash(h uint64) int {
+	s := c.cur.Load()
+	b1, v1, b2, v2 := s.t.place(h)
+	for range maxOptimistic {
+		q1, q2 := s.version(b1), s.version(b2)
+		n := s.count(b1, v1) + s.count(b2, v2)
+		if (q1|q2)&1 == 0 && s.version(b1) == q1 && s.version(b2) == q2 {
+			return n
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s = c.cur.Load()
+	b1, v1, b2, v2 = s.t.place(h)
+	return s.count(b1, v1) + s.count(b2, v2)
+}
+
+// The writers: each method takes the mutex for its whole operation.
+
+func (c *concurrent) insert(h uint64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.insertLocked(h)
+}
+
+func (c *concurrent) insertUnique(h uint64) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.cur.Load()
+	b1, v1, b2, v2 := s.t.place(h)
+	if s.matches(b1, v1)+s.matches(b2, v2) > 0 {
+		return false, nil
+	}
+	if err := c.insertLocked(h); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// insertLocked is Filter's insert (filter.go) on the current table: the
+// common case first, a fixed packed table with f <= 16 and a free slot in
+// one of the key's buckets, then insertSlow.
+func (c *concurrent) insertLocked(h uint64) error {
+	s := c.cur.Load()
+	t := &s.t
+	if t.g == 0 && t.layout == Packed && t.f <= 16 {
+		fp, i1 := t.locate(h)
+		i2 := t.alt(i1, fp)
+		lo1, _ := s.read(i1)
+		lo2, _ := s.read(i2)
+		z1, z2 := t.freeMarks(lo1), t.freeMarks(lo2)
+		i, z := i1, z1
+		if z1 == 0 {
+			i, z = i2, z2
+		}
+		if z != 0 {
+			s.begin(i)
+			s.storeBits(i*uint64(t.bbits)+t.firstSlot(z, 0), t.f, uint64(fp), 0, false)
+			s.end(i)
+			c.n.Add(1)
+			return nil
+		}
+	}
+	return c.insertSlow(s, h)
+}
+
+// insertSlow is Filter's insertSlow: a growable filter doubles when its
+// stage is full and when an insert fails while it can double.
+func (c *concurrent) insertSlow(s *ctable, h uint64) error {
+	if s.t.canGrow() && c.n.Load() >= int64(s.t.stageCapacity()) {
+		b1, v1, b2, v2 := s.t.place(h)
+		if s.matches(b1, v1)+s.matches(b2, v2) == 2*slotsPerBucket {
+			return ErrTooManyDuplicates
+		}
+		s = c.grow(s)
+	}
+	for {
+		b1, v1, b2, v2 := s.t.place(h)
+		err := c.insertAt(s, b1, v1, b2, v2)
+		if err != ErrFull || !s.t.canGrow() {
+			return err
+		}
+		s = c.grow(s)
+	}
+}
+
+// insertAt adds a key that bucket b1 would hold as v1 and bucket b2 as v2.
+// After an error the table is exactly as it was.
+func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
+	if s.add(b1, v1) || s.add(b2, v2) {
+		c.n.Add(1)
+		return nil
+	}
+	if s.matches(b1, v1)+s.matches(b2, v2) == 2*slotsPerBucket {
+		return ErrTooManyDuplicates
+	}
+	path, end := c.search(s, b1, v1, b2, v2)
+	if end < 0 {
+		return ErrFull
+	}
+	s.apply(path, end)
+	c.n.Add(1)
+	return nil
+}
+
+// grow publishes the doubled table of s and returns it.
+func (c *concurrent) grow(s *ctable) *ctable {
+	n := s.double()
+	c.cur.Store(n)
+	if n.rec != nil {
+		*n.rec = append(*n.rec, cevent{s: n, publish: true, words: append([]uint64(nil), n.words...)})
+	}
+	return n
+}
+
+func (c *concurrent) delete(h uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.cur.Load()
+	b1, v1, b2, v2 := s.t.place(h)
+	if s.remove(b1, v1) || s.remove(b2, v2) {
+		c.n.Add(-1)
+		return true
+	}
+	return false
+}
+
+// reset publishes a new empty first-stage table rather than clearing the
+// current one in place: clearing would hold every stripe odd for as long as
+// it takes to write the whole table, and lookups would wait for it.
+func (c *concurrent) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.cur.Load()
+	n := newCtable(tableShape(s.t.m0, s.t.fbits, s.t.g, 0, s.t.layout))
+	n.rec = s.rec
+	c.cur.Store(n)
+	if n.rec != nil {
+		*n.rec = append(*n.rec, cevent{s: n, publish: true, words: append([]uint64(nil), n.words...)})
+	}
+	c.n.Store(0)
+	c.rng = c.h.seed
+}
