@@ -12,48 +12,54 @@ import (
 // and never a false negative. Why it is correct:
 //
 // Writers are serialized by a mutex. Readers take no lock and store nothing:
-// they load the table pointer, the words of a key's two buckets and two
-// version counters, all with sync/atomic, whose operations Go orders in one
-// sequentially consistent order (the memory model's "synchronizing"
-// operations). Every store of table memory is atomic too, so there is no
-// data race, and the race detector agrees.
+// they load the table pointer, the words of a key's two buckets and, to
+// answer "absent", two version counters, all with sync/atomic. Go orders
+// atomic operations in one sequentially consistent order (the memory model's
+// synchronizing operations), and every store of table memory is atomic too,
+// so there is no data race, and the race detector agrees.
 //
 // The table (ctable, concurrent_table.go) is a Filter's bit stream in 64-bit
 // words. Its buckets are split into stripes, stripe(b) = b mod S (S a power
-// of two, at most 1024, scaled down for small tables), each with a version.
-// A writer changes a bucket only inside a write session: the bucket's stripe
-// version goes from even to odd, then the words are stored, then the version
-// goes even again. So if a reader loads an even version q for bucket b, then
-// reads the bucket, then loads the version again and finds q again, no
-// session on b overlapped the read: what it read is the bucket's content, not
-// a mix of two, and that content held for the whole time between the two
-// loads.
+// of two, at most 1024, smaller for small tables), each with a version. A
+// writer changes a bucket inside a write session, which takes the bucket's
+// stripe version from even to odd, stores the words, and takes it to even
+// again, with one exception: filling an empty slot where no other bit of the
+// bucket can be seen to change (a packed slot, whose neighbours' bits are
+// stored back as they were; a semi-sorted bucket that lies in one word,
+// replaced by one atomic store) needs no session. Such a fill adds a
+// fingerprint and moves none. If a reader loads an even version q, reads a
+// bucket and loads q again, no session on that bucket overlapped: every
+// fingerprint it held when the reader began stayed, bit for bit, until
+// after the reader had read it.
 //
-// The writer keeps one invariant at every moment outside a session: every
-// fingerprint stored is in at least one of its two buckets. Inserts into a
-// free slot and deletes keep it trivially. A displacement moves fingerprints
-// along a path of buckets; the path is found first without writing anything
-// (concurrent_search.go: a failed search leaves the table as it was, so there
-// is nothing to undo) and is then applied from its free end back to the
-// key's bucket: each fingerprint is written into its other bucket before the
-// slot it occupied is overwritten by the next one. Between two sessions each
-// moved fingerprint is in its new bucket, its old one, or both.
+// The writer keeps one invariant: outside a session on one of its two
+// buckets, every fingerprint of a stored key is in at least one of them. A
+// displacement moves fingerprints along a path of buckets. The path is found
+// first without writing anything (concurrent_search.go), so a failed search
+// leaves the table as it was and there is nothing to undo. It is then
+// applied from its free end back to the new key's bucket: the last
+// fingerprint is copied into the free slot, then each bucket on the path has
+// the fingerprint just copied out of it replaced by the one before it, and
+// the key's bucket comes last. Each fingerprint is in its new bucket before
+// its old slot is overwritten, so the invariant holds after every store.
 //
-// A lookup for a key stored before it began reads the versions of both
-// buckets' stripes (q1, then q2), both buckets, and tests them. If it finds
-// the key it answers at once: a torn read can only make up a match, a false
-// positive, which a filter may give. If not, it answers "absent" only if q1
-// and q2 were even and both versions are unchanged when loaded again;
-// otherwise it reads again. Validating both buckets is what makes the order of
-// a move enough: a reader that read the destination before a move and the
-// source after it would miss the fingerprint, and it is exactly such a
-// reader whose source version has changed. When both are unchanged, neither
-// bucket was in a session between the second version load (q2) and the
-// first re-load, and the reader's bucket reads fall in that interval, so at
-// one moment both buckets held what it read; the invariant says the key's
-// fingerprint was in one of them then. A reader that keeps failing (a writer
-// descheduled inside a session, say) takes the mutex after a few attempts and
-// reads under it, so every lookup finishes.
+// A lookup loads the versions of both buckets' stripes (q1, then q2), reads
+// both buckets and tests them. If it finds the key it answers at once: a
+// torn read can only make up a match, a false positive, which a filter may
+// give. Otherwise it loads both versions again, and answers "absent" only if
+// q1 and q2 were even and are unchanged; else it reads again. Suppose a key
+// stored before the lookup began, and not being deleted, is reported absent.
+// Take the moment the validated read began reading bucket 1: it lies between the two loads of each version, so
+// neither bucket is in a session, and by the invariant one of them holds the
+// key's fingerprint. Only a session removes a fingerprint, and none on that
+// bucket overlapped the reads of it, so the reader saw the fingerprint and
+// would have answered "found". Both buckets must be validated because either
+// may be the one holding the key: a reader that read the destination of a
+// move before the move and its source after would miss the key, and a torn
+// read of a semi-sorted bucket that a session rewrites (its fingerprints
+// change places) could miss any key in it. A reader that keeps failing
+// (a writer descheduled inside a session, say) takes the mutex after a few
+// attempts and reads under it, so every lookup finishes.
 //
 // Growth and Reset never change a published table: they build a new one
 // (growth: the doubled table, from the old one, which no writer changes
@@ -61,27 +67,29 @@ import (
 // store. A lookup loads the pointer once. A key inserted before the lookup
 // began is in the table it loads: that table was current when the insert
 // finished, or was published later by a doubling, which keeps every
-// fingerprint. A lookup working on a table that has since been replaced
-// answers for the moment of the replacement, which lies within the lookup,
-// so it need not look at the pointer again.
+// fingerprint. A lookup on a table that has since been replaced answers for
+// the moment of the replacement, which lies within the lookup, so it need
+// not look at the pointer again.
 //
 // InsertUnique tests and inserts under the mutex, so it is atomic. Count
 // validates its reads whatever it finds. Snapshot and the encoding methods
 // read the table under the mutex, where nothing changes.
 //
-// concurrent_model_test.go checks the argument on every interleaving of a
-// reader's loads with a writer's stores for displacements, failed searches
-// and growth; concurrent_stress_test.go runs readers beside a writer that
-// keeps a filter full.
+// concurrent_model_test.go checks this on every interleaving of a reader's
+// loads with a writer's stores, for displacements, failed inserts, growth,
+// deletes and Reset, and shows that it catches a path applied in the wrong
+// order and readers that skip a check; concurrent_stress_test.go runs
+// readers beside a writer that keeps a filter full.
 
 // ConcurrentFilter is a cuckoo filter that many goroutines may use at once:
 // every method is safe for concurrent use. Lookups (Contains, Count, the
 // batches) take no lock and never report a stored key absent while another
 // goroutine inserts, deletes, displaces or grows; writers (Insert, Delete,
-// Reset, ...) run one at a time. It answers exactly as a Filter with the
-// same Config and the same operations would, except that inserts displace
-// fingerprints along shortest paths instead of random walks, so the bytes of
-// a full table differ.
+// Reset, ...) run one at a time. It answers as a Filter holding the same
+// keys does: which of its two buckets a fingerprint sits in never changes an
+// answer. Only the table's bytes differ once inserts displace fingerprints
+// (along shortest paths here, random walks in a Filter), and so, near full,
+// may which inserts fail.
 //
 // Make it with NewConcurrent, or NewConcurrentFrom to start from a Filter;
 // Snapshot returns a Filter copy. The zero ConcurrentFilter is not usable.
@@ -165,7 +173,9 @@ func (f *ConcurrentFilter[T]) ContainsHash(h uint64) bool {
 }
 
 // Count returns how many copies of key's fingerprint its two buckets hold,
-// 0 to 8, as they were at one moment during the call; see Filter.Count.
+// 0 to 8; see Filter.Count. While writers run it counts what the buckets
+// held at one moment during the call, give or take copies inserted
+// meanwhile.
 func (f *ConcurrentFilter[T]) Count(key T) int { return f.c.countHash(f.Hash(key)) }
 
 // CountHash is Count for a key hashed with Hash.
@@ -180,8 +190,9 @@ func (f *ConcurrentFilter[T]) Insert(key T) error { return f.c.insert(f.Hash(key
 func (f *ConcurrentFilter[T]) InsertHash(h uint64) error { return f.c.insert(h) }
 
 // InsertUnique adds key unless the filter already reports it, as one atomic
-// step: of many goroutines inserting the same key at once, exactly one adds
-// it. See Filter.InsertUnique for what a false positive means here.
+// step: of many goroutines inserting the same key at once, at most one adds
+// it (exactly one, unless the insert fails). See Filter.InsertUnique for
+// what a false positive means here.
 func (f *ConcurrentFilter[T]) InsertUnique(key T) (bool, error) { return f.c.insertUnique(f.Hash(key)) }
 
 // Delete removes one copy of key and reports whether it found one; see
@@ -302,6 +313,7 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	if t.g != 0 {
 		b1, v1, b2, v2 = t.layered(h, fp, i1, i2)
 	}
+	// The versions first: their loads overlap the buckets' cache misses.
 	q1, q2 := s.version(b1), s.version(b2)
 	var hit bool
 	switch t.class {
@@ -325,21 +337,25 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	if hit {
 		return true
 	}
-	return c.confirmAbsent(s, h, b1, v1, b2, v2, q1, q2)
+	if (q1|q2)&1 == 0 && s.version(b1) == q1 && s.version(b2) == q2 {
+		return false
+	}
+	return c.confirmAbsent(s, h, b1, v1, b2, v2)
 }
 
-// confirmAbsent is the end of a lookup that did not find its key, whose
-// buckets' stripe versions were q1 and q2 before it read them: false if they
-// were even and still are, else the answer of another read, validated the
-// same way, or after maxOptimistic attempts the answer under the mutex.
-func (c *concurrent) confirmAbsent(s *ctable, h, b1 uint64, v1 uint32, b2 uint64, v2 uint32, q1, q2 uint64) bool {
+// confirmAbsent is the end of a lookup whose first read could not be
+// validated: more reads like it (the versions of both buckets' stripes, both
+// buckets, the versions again), each answering "found" at once and "absent"
+// only if the versions were even and unchanged; after maxOptimistic of them,
+// a read under the mutex.
+func (c *concurrent) confirmAbsent(s *ctable, h, b1 uint64, v1 uint32, b2 uint64, v2 uint32) bool {
 	for range maxOptimistic {
-		if (q1|q2)&1 == 0 && s.version(b1) == q1 && s.version(b2) == q2 {
-			return false
-		}
-		q1, q2 = s.version(b1), s.version(b2)
+		q1, q2 := s.version(b1), s.version(b2)
 		if s.holds(b1, v1)|s.holds(b2, v2) != 0 {
 			return true
+		}
+		if (q1|q2)&1 == 0 && s.version(b1) == q1 && s.version(b2) == q2 {
+			return false
 		}
 	}
 	c.mu.Lock()
@@ -405,10 +421,8 @@ func (c *concurrent) insertLocked(h uint64) error {
 		if z1 == 0 {
 			i, z = i2, z2
 		}
-		if z != 0 {
-			s.begin(i)
+		if z != 0 { // an empty slot: no write session needed (put)
 			s.storeBits(i*uint64(t.bbits)+t.firstSlot(z, 0), t.f, uint64(fp), 0, false)
-			s.end(i)
 			c.n.Add(1)
 			return nil
 		}
@@ -439,7 +453,11 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 // insertAt adds a key that bucket b1 would hold as v1 and bucket b2 as v2.
 // After an error the table is exactly as it was.
 func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
-	if s.add(b1, v1) || s.add(b2, v2) {
+	// Both buckets are read before either is tested, so that their cache
+	// misses overlap.
+	lo1, hi1 := s.read(b1)
+	lo2, hi2 := s.read(b2)
+	if s.addTo(b1, lo1, hi1, v1) || s.addTo(b2, lo2, hi2, v2) {
 		c.n.Add(1)
 		return nil
 	}

@@ -15,11 +15,12 @@ import (
 // Every such interleaving is tried for every key stored before the
 // operation, and the reader must never validate an "absent" answer.
 //
-// The reader here performs the production lookup's loads in its order:
-// the table pointer, the versions of both buckets' stripes, the words of
-// bucket 1, the words of bucket 2 (which words: those lookup's probe for the
-// table's class loads), then both versions again. It tests the buckets with
-// the production value-level code (valueMatches). Only loads of the
+// The reader here performs the production lookup's loads in its order: the
+// table pointer, the versions of both buckets' stripes, the words of bucket
+// 1, the words of bucket 2, then both versions again. Which words: those
+// lookup's probe for the table's class loads, and on a retry
+// (confirmAbsent) those ctable.holds loads; both are checked. It tests the
+// buckets with the production value-level code (valueMatches). Only loads of the
 // locations it reads matter, so between two of its loads it only needs the
 // stores to those locations: the interleavings are enumerated over those.
 
@@ -91,14 +92,15 @@ func (run *modelRun) check(r modelReader) (interleavings int, err error) {
 		}
 	}
 	for _, h := range run.live {
-		for _, tv := range tables {
+		for k := range 2 * len(tables) {
+			tv, retry := tables[k/2], k%2 == 1
 			// The reader loads the pointer when tv becomes current; any later
 			// load of the same pointer allows only a subset of these
 			// interleavings.
 			t := &tv.s.t
 			b1, v1, b2, v2 := t.place(h)
 			locs := []modelLoc{{true, b1 & tv.s.smask}, {true, b2 & tv.s.smask}}
-			w1, w2 := readerWords(t, b1), readerWords(t, b2)
+			w1, w2 := readerWords(t, b1, retry), readerWords(t, b2, retry)
 			for _, i := range w1 {
 				locs = append(locs, modelLoc{false, i})
 			}
@@ -164,14 +166,15 @@ func (run *modelRun) check(r modelReader) (interleavings int, err error) {
 	return interleavings, nil
 }
 
-// readerWords lists the words lookup loads for bucket b of a table of t's
-// shape (concurrent.go: the class8 and class16 probes load one word, the
-// other narrow ones two, the rest three).
-func readerWords(t *table, b uint64) []uint64 {
+// readerWords lists the words a lookup loads for bucket b of a table of t's
+// shape: on its first attempt (retry false), one for the class8 and class16
+// probes; otherwise those ctable.holds loads, two for buckets of at most 64
+// bits and three for wider ones.
+func readerWords(t *table, b uint64, retry bool) []uint64 {
 	switch {
-	case t.g == 0 && t.class == class8:
+	case !retry && t.class == class8:
 		return []uint64{b >> 1}
-	case t.g == 0 && t.class == class16:
+	case !retry && t.class == class16:
 		return []uint64{b}
 	}
 	i := b * uint64(t.bbits) >> 6

@@ -290,26 +290,43 @@ func (s *ctable) storeBits(p uint64, n uint, lo, hi uint64, plain bool) {
 	}
 }
 
-// put replaces the value in slot k of bucket b, whose values are s, with v,
-// in one write session: in a packed bucket the slot's bits, in a
-// semi-sorted one the whole bucket, re-sorted and re-encoded.
+// put replaces the value in slot k of bucket b, whose values are s, with v:
+// in a packed bucket the slot's bits, in a semi-sorted one the whole bucket,
+// re-sorted and re-encoded. It is a write session unless it fills an empty
+// slot without moving any stored fingerprint's bits where a reader could
+// see them half moved: a packed slot, or a semi-sorted bucket that lies in
+// one word, which one atomic store replaces. Such an add removes nothing a
+// reader must find, so it needs no version change (concurrent.go).
 func (s *ctable) put(b uint64, slots [4]uint32, k int, v uint32) {
 	t := &s.t
-	s.begin(b)
+	p, n, lo := b*uint64(t.bbits), t.bbits, uint64(v)
+	var hi uint64
+	empty := slots[k] == 0
 	if t.layout == SemiSorted {
 		slots[k] = v
-		lo, hi := t.packSlots(slots)
-		s.storeBits(b*uint64(t.bbits), t.bbits, lo, hi, false)
+		lo, hi = t.packSlots(slots)
 	} else {
-		s.storeBits(b*uint64(t.bbits)+uint64(uint(k)*t.f), t.f, uint64(v), 0, false)
+		p, n = p+uint64(uint(k)*t.f), t.f
 	}
+	if empty && (t.layout == Packed || p&63+uint64(n) <= 64) {
+		s.storeBits(p, n, lo, hi, false)
+		return
+	}
+	s.begin(b)
+	s.storeBits(p, n, lo, hi, false)
 	s.end(b)
 }
 
 // add puts v into the lowest empty slot of bucket b and reports whether
 // there was one.
 func (s *ctable) add(b uint64, v uint32) bool {
-	slots := s.slots(b)
+	lo, hi := s.read(b)
+	return s.addTo(b, lo, hi, v)
+}
+
+// addTo is add for bucket b already read as (lo, hi).
+func (s *ctable) addTo(b, lo, hi uint64, v uint32) bool {
+	slots := s.t.slotsOf(lo, hi)
 	k := freeSlot(slots)
 	if k < 0 {
 		return false
