@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-var stressFor = flag.Duration("stress", 0, "how long TestConcurrentStress runs each configuration (default: 250ms with -short, 600ms without)")
+var stressFor = flag.Duration("stress", 0, "how long TestConcurrentStress runs each configuration (default: 250ms with -short, 400ms without)")
 
 // TestConcurrentStress has readers check, as fast as they can, keys that
 // stay in a filter while a writer keeps it full: inserts that displace
@@ -25,7 +25,7 @@ var stressFor = flag.Duration("stress", 0, "how long TestConcurrentStress runs e
 func TestConcurrentStress(t *testing.T) {
 	per := *stressFor
 	if per == 0 {
-		per = 600 * time.Millisecond
+		per = 400 * time.Millisecond
 		if testing.Short() {
 			per = 250 * time.Millisecond
 		}
@@ -114,7 +114,7 @@ func stress(t *testing.T, cfg Config, d time.Duration) {
 		fails := 0
 		// Fill until inserts fail, then keep it full: delete a few keys,
 		// insert until the next failure. A growable filter doubles on the way.
-		for fails < 20 && time.Since(start) < d {
+		for fails < 20 && (time.Since(start) < d || fails == 0) { // each round fills the filter at least once
 			k := r.Uint64() &^ (1 << 63)
 			slots := f.Slots()
 			switch x := r.IntN(100); {

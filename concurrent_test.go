@@ -33,8 +33,12 @@ func concurrentConfigs() []Config {
 		n = 1000
 	}
 	var cs []Config
+	widths := []int{4, 8, 13, 16, 17, 20, 32}
+	if testing.Short() {
+		widths = []int{4, 13, 20}
+	}
 	for _, layout := range layouts {
-		for _, f := range []int{4, 8, 13, 16, 17, 20, 32} {
+		for _, f := range widths {
 			cs = append(cs, Config{Capacity: n, FingerprintBits: f, Layout: layout, Seed: uint64(f)})
 			if f <= 24 {
 				cs = append(cs, Config{Capacity: n / 10, MaxCapacity: 2 * n, FingerprintBits: f, Layout: layout})
@@ -201,14 +205,14 @@ func TestConcurrentDouble(t *testing.T) {
 // MaxCapacity into growable filters, for every width, both layouts, small
 // and large filters and several seeds: every insert succeeds.
 func TestConcurrentFillsCapacity(t *testing.T) {
-	sizes := []int{1, 3, 10, 30, 100, 1000, 30000}
+	sizes, seeds := []int{1, 3, 10, 30, 100, 1000, 30000}, uint64(10)
 	if testing.Short() {
-		sizes = sizes[:6]
+		sizes, seeds = sizes[:6], 4
 	}
 	for _, layout := range layouts {
 		for f := 4; f <= 32; f++ {
 			for _, n := range sizes {
-				for seed := uint64(1); seed <= 10 && (n < 30000 || seed <= 2); seed++ {
+				for seed := uint64(1); seed <= seeds && (n < 30000 || seed <= 2); seed++ {
 					cfg := Config{Capacity: n, FingerprintBits: f, Layout: layout, Seed: seed}
 					if seed%2 == 0 && f <= 26 && n >= 10 {
 						cfg.Capacity, cfg.MaxCapacity = n/8+1, n
@@ -445,10 +449,11 @@ func TestConcurrentZeroAllocations(t *testing.T) {
 
 func testConcurrentAllocs[T Hashable](t *testing.T, layout Layout, key func(int) T) {
 	const n = 2000
-	for _, cfg := range []Config{
-		{Capacity: n, Layout: layout, FingerprintBits: 9},
-		{Capacity: n, Layout: layout, FingerprintBits: 20},
-	} {
+	cfgs := []Config{{Capacity: n, Layout: layout, FingerprintBits: 9}}
+	if _, ok := any(key(0)).(uint64); ok { // and a wide table, once
+		cfgs = append(cfgs, Config{Capacity: n, Layout: layout, FingerprintBits: 20})
+	}
+	for _, cfg := range cfgs {
 		f := mustNewConcurrent[T](t, cfg)
 		keys := make([]T, 2*n)
 		hashes := make([]uint64, len(keys))
@@ -483,8 +488,12 @@ func testConcurrentAllocs[T Hashable](t *testing.T, layout Layout, key func(int)
 				_ = f.LoadFactor() + f.EstimatedFalsePositiveRate()
 			},
 		}
+		runs := 500
+		if testing.Short() {
+			runs = 50
+		}
 		for name, op := range ops {
-			if a := testing.AllocsPerRun(500, op); a != 0 {
+			if a := testing.AllocsPerRun(runs, op); a != 0 {
 				t.Errorf("%T f=%d %s: %v allocations per call", keys[0], cfg.FingerprintBits, name, a)
 			}
 		}
