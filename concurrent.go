@@ -293,8 +293,10 @@ func (c *concurrent) hash(p unsafe.Pointer) uint64 {
 }
 
 // lookup reports whether the filter may hold the key of kind k at p (a hash
-// for kindHash), without a lock: the argument at the top of this file. The
-// probe of a fixed table is Filter's (lookup.go) on buckets read from words.
+// for kindHash), without a lock: the argument at the top of this file. For
+// the probe classes whose buckets one or two words hold it is Filter's probe
+// (lookup.go) on buckets read from words, in one function; the others, and
+// every retry, take lookupAt.
 func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	var h uint64
 	switch k {
@@ -307,48 +309,50 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	}
 	s := c.cur.Load()
 	t := &s.t
+	if t.class > classSemi { // f > 16, semi-sorted f = 4, growable
+		b1, v1, b2, v2 := t.place(h)
+		return c.lookupAt(s, h, b1, v1, b2, v2)
+	}
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
-	b1, v1, b2, v2 := i1, fp, i2, fp
-	if t.g != 0 {
-		b1, v1, b2, v2 = t.layered(h, fp, i1, i2)
-	}
-	// The versions first: their loads overlap the buckets' cache misses.
-	q1, q2 := s.version(b1), s.version(b2)
+	// The base addresses in locals: the compiler reloads fields after each
+	// atomic load. The versions are loaded first, so that their loads
+	// overlap the buckets' cache misses.
+	w, seq := unsafe.Pointer(unsafe.SliceData(s.words)), unsafe.Pointer(unsafe.SliceData(s.seq))
+	sq1, sq2 := (*atomic.Uint64)(unsafe.Add(seq, i1&s.smask*8)), (*atomic.Uint64)(unsafe.Add(seq, i2&s.smask*8))
+	q1, q2 := sq1.Load(), sq2.Load()
 	var hit bool
 	switch t.class {
 	case class8: // a bucket is half a word
-		x := (s.word(b1>>1)>>(b1&1*32)&(1<<32-1) | s.word(b2>>1)>>(b2&1*32)<<32) ^ uint64(fp)*ones8
+		x := (loadWord(w, i1>>1)>>(i1&1*32)&(1<<32-1) | loadWord(w, i2>>1)>>(i2&1*32)<<32) ^ uint64(fp)*ones8
 		hit = (x-ones8)&^x&tops8 != 0
 	case class16: // a bucket is a word
 		pat := uint64(fp) * ones16
-		x1, x2 := s.word(b1)^pat, s.word(b2)^pat
+		x1, x2 := loadWord(w, i1)^pat, loadWord(w, i2)^pat
 		hit = ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
 	case classNarrow:
 		pat := uint64(fp) * t.lanes.onesLo
-		hit = t.lanes.anyZero(s.narrow(b1)^pat, s.narrow(b2)^pat)
-	case classSemi:
+		hit = t.lanes.anyZero(loadNarrow(w, i1*uint64(t.bbits))^pat, loadNarrow(w, i2*uint64(t.bbits))^pat)
+	default: // classSemi
 		bp := uint64(fp>>t.w) * 0x1111
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
-		hit = t.semiLanes.anyZero(t.semiLows(s.narrow(b1), bp, bl), t.semiLows(s.narrow(b2), bp, bl))
-	default: // f > 16, semi-sorted f = 4, growable
-		hit = s.holds(b1, v1)|s.holds(b2, v2) != 0
+		hit = t.semiLanes.anyZero(t.semiLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
 	}
 	if hit {
 		return true
 	}
-	if (q1|q2)&1 == 0 && s.version(b1) == q1 && s.version(b2) == q2 {
+	if (q1|q2)&1 == 0 && sq1.Load() == q1 && sq2.Load() == q2 {
 		return false
 	}
-	return c.confirmAbsent(s, h, b1, v1, b2, v2)
+	return c.lookupAt(s, h, i1, fp, i2, fp)
 }
 
-// confirmAbsent is the end of a lookup whose first read could not be
-// validated: more reads like it (the versions of both buckets' stripes, both
-// buckets, the versions again), each answering "found" at once and "absent"
-// only if the versions were even and unchanged; after maxOptimistic of them,
-// a read under the mutex.
-func (c *concurrent) confirmAbsent(s *ctable, h, b1 uint64, v1 uint32, b2 uint64, v2 uint32) bool {
+// lookupAt is a lookup of a key that bucket b1 would hold as v1 and b2 as
+// v2, in table s: validated reads (the versions of both buckets' stripes,
+// both buckets, the versions again), each answering "found" at once and
+// "absent" only if the versions were even and unchanged; after
+// maxOptimistic of them, a read under the mutex.
+func (c *concurrent) lookupAt(s *ctable, h, b1 uint64, v1 uint32, b2 uint64, v2 uint32) bool {
 	for range maxOptimistic {
 		q1, q2 := s.version(b1), s.version(b2)
 		if s.holds(b1, v1)|s.holds(b2, v2) != 0 {

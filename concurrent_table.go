@@ -102,8 +102,17 @@ func appendWords(b []byte, words []uint64, n uint64) []byte {
 // word of the last bucket), so they skip the bounds checks.
 
 // word atomically loads words[i].
-func (s *ctable) word(i uint64) uint64 {
-	return atomic.LoadUint64((*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), i*8)))
+func (s *ctable) word(i uint64) uint64 { return loadWord(unsafe.Pointer(unsafe.SliceData(s.words)), i) }
+
+// loadWord atomically loads word i of the words at w.
+func loadWord(w unsafe.Pointer, i uint64) uint64 {
+	return atomic.LoadUint64((*uint64)(unsafe.Add(w, i*8)))
+}
+
+// loadNarrow is narrow for the bucket at bit p of the words at w.
+func loadNarrow(w unsafe.Pointer, p uint64) uint64 {
+	i := p >> 6
+	return join(loadWord(w, i), loadWord(w, i+1), p&63)
 }
 
 // stripe is the version counter of bucket b.
@@ -114,17 +123,16 @@ func (s *ctable) stripe(b uint64) *atomic.Uint64 {
 // version loads the version of bucket b's stripe.
 func (s *ctable) version(b uint64) uint64 { return s.stripe(b).Load() }
 
-// join returns the 64 bits from bit sh (0..63) of the word pair (w0, w1):
-// a Go shift by 64 gives 0, so sh = 0 needs no branch.
-func join(w0, w1 uint64, sh uint64) uint64 { return w0>>sh | w1<<(64-sh) }
+// join returns the 64 bits from bit sh (0..63) of the word pair (w0, w1).
+// w1 is shifted in two steps so that no shift count reaches 64, which Go
+// would have to check for.
+func join(w0, w1 uint64, sh uint64) uint64 { return w0>>(sh&63) | w1<<1<<((63-sh)&63) }
 
 // narrow reads bucket b of a table with buckets of at most 64 bits into the
 // low bits of a word (the bits above it are the next bucket's, as
 // narrowWord's): two word loads.
 func (s *ctable) narrow(b uint64) uint64 {
-	p := b * uint64(s.t.bbits)
-	i := p >> 6
-	return join(s.word(i), s.word(i+1), p&63)
+	return loadNarrow(unsafe.Pointer(unsafe.SliceData(s.words)), b*uint64(s.t.bbits))
 }
 
 // wide reads bucket b, any width, as a 128-bit value (bits past the bucket
