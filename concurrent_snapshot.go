@@ -21,7 +21,7 @@ func (f *ConcurrentFilter[T]) Snapshot() *Filter[T] {
 	s := c.cur.Load()
 	t := s.t
 	t.data = appendWords(newTableData(tableBytes(t.m, t.bbits))[:0], s.words, tableBytes(t.m, t.bbits))
-	r := reader{t: t, h: c.h, kind: c.kind, count: int(c.n.Load()), capacity: c.capacity, maxCapacity: c.maxCapacity}
+	r := reader{t: t, h: c.h, kind: c.kind, count: c.count, capacity: c.capacity, maxCapacity: c.maxCapacity}
 	fc := newCore(r, c.maxKicks)
 	fc.rng = c.rng
 	return &Filter[T]{c: fc}
@@ -74,7 +74,7 @@ func (c *concurrent) header(kind keyKind) (header, error) {
 		f:        t.f,
 		kind:     kind,
 		m:        t.m,
-		count:    uint64(c.n.Load()),
+		count:    uint64(c.count),
 		capacity: uint64(c.capacity),
 		seed:     c.h.seed,
 		maxKicks: uint64(c.maxKicks),

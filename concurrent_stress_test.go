@@ -130,6 +130,14 @@ func stress(t *testing.T, cfg Config, d time.Duration) {
 					}
 					churn = append(churn, k)
 				}
+			case x < 3: // a few keys at once
+				ks := []uint64{k, k ^ 1<<62, k ^ 1<<61}
+				n, err := f.InsertBatch(ks)
+				churn = append(churn, ks[:n]...)
+				if err != nil {
+					fails++
+					full++
+				}
 			case x < 4:
 				if ok, err := f.InsertUnique(k); ok {
 					churn = append(churn, k)

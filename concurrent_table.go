@@ -3,6 +3,7 @@ package cuckoo
 import (
 	"encoding/binary"
 	"math/bits"
+	"runtime"
 	"sync/atomic"
 	"unsafe"
 )
@@ -230,6 +231,18 @@ func freeSlot(s [4]uint32) int {
 		}
 	}
 	return -1
+}
+
+// touch loads a word of both buckets of every hash in hs, so that their
+// cache lines arrive while the writer works on something else.
+func (s *ctable) touch(hs []uint64) {
+	var x uint64
+	w, bb := unsafe.Pointer(unsafe.SliceData(s.words)), uint64(s.t.bbits)
+	for _, h := range hs {
+		b1, _, b2, _ := s.t.place(h)
+		x += loadWord(w, b1*bb>>6) + loadWord(w, b2*bb>>6)
+	}
+	runtime.KeepAlive(x)
 }
 
 // The writer's side: plain reads, and stores inside write sessions.

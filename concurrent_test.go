@@ -318,6 +318,40 @@ func testConcurrentMethods[T Hashable](t *testing.T, key func(int) T) {
 	}
 }
 
+// TestConcurrentInsertBatch checks that InsertBatch and InsertHashBatch
+// insert as a loop of Insert does, stopping at the first failure, which
+// leaves the filter as that Insert would.
+func TestConcurrentInsertBatch(t *testing.T) {
+	for _, layout := range layouts {
+		cfg := Config{Capacity: 3000, FingerprintBits: 10, Layout: layout}
+		a, b := mustNewConcurrent[uint64](t, cfg), mustNewConcurrent[uint64](t, cfg)
+		keys := make([]uint64, 5000)
+		for i := range keys {
+			keys[i] = intKey(i)
+		}
+		want := 0
+		var wantErr error
+		for _, k := range keys {
+			if wantErr = a.Insert(k); wantErr != nil {
+				break
+			}
+			want++
+		}
+		n, err := b.InsertBatch(keys)
+		if n != want || err != wantErr || !bytes.Equal(snapshotBytes(a), snapshotBytes(b)) || b.Len() != a.Len() {
+			t.Fatalf("%v: InsertBatch = %d, %v; a loop of Insert: %d, %v", layout, n, err, want, wantErr)
+		}
+		c := mustNewConcurrent[uint64](t, cfg)
+		hs := make([]uint64, len(keys))
+		for i, k := range keys {
+			hs[i] = c.Hash(k)
+		}
+		if n, err := c.InsertHashBatch(hs); n != want || err != wantErr || !bytes.Equal(snapshotBytes(a), snapshotBytes(c)) {
+			t.Fatalf("%v: InsertHashBatch = %d, %v", layout, n, err)
+		}
+	}
+}
+
 // TestConcurrentInsertUnique has many goroutines insert the same keys with
 // InsertUnique at once: each key goes in once.
 func TestConcurrentInsertUnique(t *testing.T) {
@@ -482,6 +516,8 @@ func testConcurrentAllocs[T Hashable](t *testing.T, layout Layout, key func(int)
 			"ContainsBatch":     func() { f.ContainsBatch(keys, found) },
 			"ContainsHashBatch": func() { f.ContainsHashBatch(hashes, found) },
 			"InsertMany":        func() { _ = f.Insert(next()); _ = f.Insert(next()); _ = f.Insert(next()) },
+			"InsertBatch":       func() { j := i % n; i++; _, _ = f.InsertBatch(keys[j : j+300]) },
+			"InsertHashBatch":   func() { j := i % n; i++; _, _ = f.InsertHashBatch(hashes[j : j+300]) },
 			"AppendBinary":      func() { enc, _ = f.AppendBinary(enc[:0]) },
 			"Accessors": func() {
 				_ = f.Len() + f.Slots() + f.SizeBytes() + f.FingerprintBits() + f.Capacity() + f.MaxCapacity()
