@@ -17,12 +17,12 @@ import (
 // Readers load words only with atomic.LoadUint64. The writer (one at a time,
 // under the filter's mutex) reads them with plain loads, since nothing else
 // writes them, and stores them only with atomic.StoreUint64, inside a write
-// session: the version of the bucket's stripe goes odd before the first
-// store and even after the last.
+// session (the version of the bucket's stripe goes odd before the first
+// store and even after the last) unless it only fills an empty slot (put).
 //
 // A ctable is published once (concurrent.cur) and then only changed in
-// place by write sessions; growth and Reset publish another one and never
-// write the old one again.
+// place by writes; growth and Reset publish another one and never write the
+// old one again.
 type ctable struct {
 	words []uint64        // the buckets, then two zero words (ctableWords)
 	seq   []atomic.Uint64 // a version per stripe of buckets: stripe(b) = b & smask
@@ -31,10 +31,11 @@ type ctable struct {
 	rec   *[]cevent       // tests only (concurrent_model_test.go): every store, in order
 }
 
-// maxStripes caps the number of version counters. 1024 stripes of 8 bytes
-// are 8 KiB, which stays in a core's L1 cache beside the buckets a lookup
-// reads; a writer then disturbs a reader of another bucket only when both
-// buckets' stripes collide, for about 2 in 1024 reads it overlaps.
+// maxStripes caps the number of version counters (a table has the smallest
+// power of two of them at least its bucket count, up to this). 1024
+// stripes of 8 bytes are 8 KiB, small enough to stay cached beside the
+// buckets a lookup reads; a write session then makes a lookup of other
+// buckets retry only if one of them shares its stripe, about 2 in 1024.
 const maxStripes = 1024
 
 // cevent is one store of a write, as the model-checking test records it:
