@@ -62,10 +62,20 @@
 //
 // # Concurrency and copies
 //
-// Read-only methods (Contains, Count, the batches, Hash, Len, ...) may run
-// concurrently with each other. Methods that modify the filter need exclusive
-// access; guard the filter with a sync.RWMutex if it is shared. Clone makes
-// an independent copy; a copied Filter value shares the table.
+// A Filter's read-only methods (Contains, Count, the batches, Hash, Len, ...)
+// may run concurrently with each other; methods that modify it need
+// exclusive access. Clone makes an independent copy; a copied Filter value
+// shares the table. A filter that is read by many goroutines while it
+// changes should be a ConcurrentFilter (NewConcurrent, or NewConcurrentFrom
+// a Filter), whose every method is safe for concurrent use. Its lookups take
+// no lock and store nothing shared, so they never wait for a writer and
+// scale with cores, and they never miss a key inserted before they began,
+// whatever writers do meanwhile: displacements, failed inserts, growth.
+// Writers run one at a time. Lookups read optimistically and validate with
+// version counters striped over the buckets, and displacements move each
+// fingerprint into its new bucket before clearing its old one; the argument
+// is at the top of concurrent.go, and the README ("Concurrency") has the
+// measurements.
 //
 // # Hashing once, probing many filters
 //

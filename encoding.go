@@ -340,23 +340,29 @@ var errZeroFilter = formatErr(ErrIncompatible, "the Filter was made neither by N
 
 // header describes the filter for its encoding.
 func (f *Filter[T]) header() header {
-	t := &f.c.t
+	return encodingHeader(&f.c.reader, kindOf[T]().family(), f.c.maxKicks, f.c.rng)
+}
+
+// encodingHeader describes the filter that r, maxKicks and the displacement
+// PRNG state rng make up, with keys of the given family, for its encoding.
+func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64) header {
+	t := &r.t
 	h := header{
 		layout:      t.layout,
 		version:     formatVersion1,
-		keyed:       f.c.h.sip != nil,
-		keyCheck:    f.c.keyCheck(),
+		keyed:       r.h.sip != nil,
+		keyCheck:    r.keyCheck(),
 		f:           t.fbits,
-		kind:        kindOf[T]().family(),
+		kind:        family,
 		m:           t.m,
-		count:       uint64(f.c.count),
-		capacity:    uint64(f.c.capacity),
-		seed:        f.c.h.seed,
-		maxKicks:    uint64(f.c.maxKicks),
-		rng:         f.c.rng,
+		count:       uint64(r.count),
+		capacity:    uint64(r.capacity),
+		seed:        r.h.seed,
+		maxKicks:    uint64(maxKicks),
+		rng:         rng,
 		g:           t.g,
 		k:           t.k,
-		maxCapacity: uint64(f.c.maxCapacity),
+		maxCapacity: uint64(r.maxCapacity),
 	}
 	if t.g > 0 || h.keyed {
 		h.version = formatVersion2

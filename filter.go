@@ -12,7 +12,7 @@ import (
 //
 // Contains, Count, Hash and the other read-only methods may be called from
 // many goroutines at once. A call that changes the filter (Insert, Delete,
-// Reset, ...) needs exclusive access.
+// Reset, ...) needs exclusive access; a ConcurrentFilter needs none.
 //
 // Make filters with New. The zero Filter holds no table: UnmarshalBinary,
 // UnmarshalText and ReadFrom turn it into a decoded filter, the encoding

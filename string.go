@@ -45,6 +45,11 @@ func (r *reader) describe(name string) string {
 	if r.t.data == nil {
 		return name + "(zero: made neither by New nor by decoding)"
 	}
+	return r.summary(name)
+}
+
+// summary is describe for a reader with a table.
+func (r *reader) summary(name string) string {
 	keyed, grows := "", ""
 	if r.h.sip != nil {
 		keyed = "keyed "

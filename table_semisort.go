@@ -102,6 +102,24 @@ func (t *table) semiMatchesAt(p uint64, fp uint32) (lo, hi uint64) {
 	return zlo & s[0], zhi & s[1]
 }
 
+// semiMatchesOf is semiMatches for a bucket already loaded as a 128-bit
+// value (lo, hi), any width: the concurrent filter (concurrent_table.go)
+// reads its buckets from 64-bit words itself.
+func (t *table) semiMatchesOf(blo, bhi uint64, fp uint32) (lo, hi uint64) {
+	if t.f <= 16 {
+		return t.semiMatch64(blo, uint64(fp>>t.w)*0x1111, uint64(fp&t.lowMask)*t.semiLanes.onesLo), 0
+	}
+	prefix := semiPrefixMatch(blo, uint64(fp>>t.w)*0x1111)
+	if t.w == 0 {
+		return prefix, 0
+	}
+	llo, lhi := blo>>semiCodeBits|bhi<<(64-semiCodeBits), bhi>>semiCodeBits
+	plo, phi := t.semiLanes.broadcast(fp & t.lowMask)
+	zlo, zhi := t.semiLanes.zero128(llo^plo, lhi^phi)
+	s := &t.spread[prefix]
+	return zlo & s[0], zhi & s[1]
+}
+
 // semiMatch64 is semiMatches on a bucket already loaded, for f <= 16, given
 // the broadcast prefix bp and low part bl of the fingerprint.
 func (t *table) semiMatch64(b, bp, bl uint64) uint64 {
@@ -222,6 +240,23 @@ func (t *table) semiWrite(i uint64, s [4]uint32) [4]uint32 {
 	}
 	t.writeBucket(i, lo, hi)
 	return s
+}
+
+// semiPack is the encoding of a bucket holding the sorted fingerprints s,
+// as a 128-bit value: what semiWrite stores, for callers that store it
+// themselves (the concurrent filter).
+func (t *table) semiPack(s [4]uint32) (lo, hi uint64) {
+	lo = uint64(semiEncode(s[0]>>t.w, s[1]>>t.w, s[2]>>t.w, s[3]>>t.w))
+	for k := uint(0); k < slotsPerBucket; k++ {
+		v, pos := uint64(s[k]&t.lowMask), semiCodeBits+k*t.w
+		if pos < 64 {
+			lo |= v << pos
+			hi |= v >> (64 - pos)
+		} else {
+			hi |= v << (pos - 64)
+		}
+	}
+	return lo, hi
 }
 
 // writeBucket stores the bbits low bits of (lo, hi) as bucket i. A bucket

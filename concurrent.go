@@ -1,0 +1,617 @@
+package cuckoo
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// ConcurrentFilter: lookups that take no lock beside one writer at a time,
+// and never a false negative. Why it is correct:
+//
+// Writers are serialized by a mutex. Readers take no lock and store nothing:
+// they load the table pointer, the words of a key's two buckets and, to
+// answer "absent", two version counters, all with sync/atomic. Go orders
+// atomic operations in one sequentially consistent order (the memory model's
+// synchronizing operations), and every store of table memory is atomic too,
+// so there is no data race, and the race detector agrees.
+//
+// The table (ctable, concurrent_table.go) is a Filter's bit stream in 64-bit
+// words. Its buckets are split into stripes, stripe(b) = b mod S (S a power
+// of two, at most 1024, smaller for small tables), each with a version. A
+// writer changes a bucket inside a write session, which takes the bucket's
+// stripe version from even to odd, stores the words, and takes it to even
+// again, with one exception: filling an empty slot where no other bit of the
+// bucket can be seen to change (a packed slot, whose neighbours' bits are
+// stored back as they were; a semi-sorted bucket that lies in one word,
+// replaced by one atomic store) needs no session. Such a fill adds a
+// fingerprint and moves none. If a reader loads an even version q, reads a
+// bucket and loads q again, no session on that bucket overlapped: every
+// fingerprint it held when the reader began stayed, bit for bit, until
+// after the reader had read it.
+//
+// The writer keeps one invariant: outside a session on one of its two
+// buckets, every fingerprint of a stored key is in at least one of them. A
+// displacement moves fingerprints along a path of buckets. The path is found
+// first without writing anything (concurrent_search.go), so a failed search
+// leaves the table as it was and there is nothing to undo. It is then
+// applied from its free end back to the new key's bucket: the last
+// fingerprint is copied into the free slot, then each bucket on the path has
+// the fingerprint just copied out of it replaced by the one before it, and
+// the key's bucket comes last. Each fingerprint is in its new bucket before
+// its old slot is overwritten, so the invariant holds after every store.
+//
+// A lookup loads the versions of both buckets' stripes (q1, then q2), reads
+// both buckets and tests them. If it finds the key it answers at once: a
+// torn read can only make up a match, a false positive, which a filter may
+// give. Otherwise it loads both versions again, and answers "absent" only if
+// q1 and q2 were even and are unchanged; else it reads again. Suppose a key
+// stored before the lookup began, and not being deleted, is reported absent.
+// Take the moment the validated read began reading bucket 1: it lies between the two loads of each version, so
+// neither bucket is in a session, and by the invariant one of them holds the
+// key's fingerprint. Only a session removes a fingerprint, and none on that
+// bucket overlapped the reads of it, so the reader saw the fingerprint and
+// would have answered "found". Both buckets must be validated because either
+// may be the one holding the key: a reader that read the destination of a
+// move before the move and its source after would miss the key, and a torn
+// read of a semi-sorted bucket that a session rewrites (its fingerprints
+// change places) could miss any key in it. A reader that keeps failing
+// (a writer descheduled inside a session, say) takes the mutex after a few
+// attempts and reads under it, so every lookup finishes.
+//
+// Growth and Reset never change a published table: they build a new one
+// (growth: the doubled table, from the old one, which no writer changes
+// meanwhile; Reset: an empty one) and publish it with one atomic pointer
+// store. A lookup loads the pointer once. A key inserted before the lookup
+// began is in the table it loads: that table was current when the insert
+// finished, or was published later by a doubling, which keeps every
+// fingerprint. A lookup on a table that has since been replaced answers for
+// the moment of the replacement, which lies within the lookup, so it need
+// not look at the pointer again.
+//
+// InsertUnique tests and inserts under the mutex, so it is atomic. Count
+// validates its reads whatever it finds. Snapshot and the encoding methods
+// read the table under the mutex, where nothing changes.
+//
+// concurrent_model_test.go checks this on every interleaving of a reader's
+// loads with a writer's stores, for displacements, failed inserts, growth,
+// deletes and Reset, and shows that it catches a path applied in the wrong
+// order and readers that skip a check; concurrent_stress_test.go runs
+// readers beside a writer that keeps a filter full.
+
+// ConcurrentFilter is a cuckoo filter that many goroutines may use at once:
+// every method is safe for concurrent use. Lookups (Contains, Count, the
+// batches) take no lock and never report a stored key absent while another
+// goroutine inserts, deletes, displaces or grows; writers (Insert, Delete,
+// Reset, ...) run one at a time. It answers as a Filter holding the same
+// keys does: which of its two buckets a fingerprint sits in never changes an
+// answer. Only the table's bytes differ once inserts displace fingerprints
+// (along shortest paths here, random walks in a Filter), and so, near full,
+// may which inserts fail.
+//
+// Make it with NewConcurrent, or NewConcurrentFrom to start from a Filter;
+// Snapshot returns a Filter copy. The zero ConcurrentFilter is not usable.
+type ConcurrentFilter[T Hashable] struct {
+	c concurrent
+}
+
+// concurrent is a ConcurrentFilter's state, shared by every key type.
+type concurrent struct {
+	// What lookups read; set by NewConcurrent and never written again but
+	// for cur, which only writers store.
+	h           hasher
+	kind        keyKind
+	cur         atomic.Pointer[ctable]
+	capacity    int
+	maxCapacity int
+
+	_ cpu.CacheLinePad // writers' stores stay off the readers' lines
+
+	mu       sync.Mutex   // serializes writers
+	count    int          // items stored; under mu
+	n        atomic.Int64 // count, for Len: stored when a write ends
+	maxKicks int
+	rng      uint64     // a Filter's displacement PRNG state, kept for Snapshot and the encoding
+	path     []pathNode // search's queue: searchBuckets*MaxKicks + 2 nodes
+}
+
+// maxOptimistic is how many lock-free attempts a lookup makes before it
+// reads under the writers' mutex. An attempt fails only if a write session
+// on one of its two buckets' stripes overlapped it.
+const maxOptimistic = 8
+
+// NewConcurrent returns an empty concurrent filter, or an error wrapping
+// ErrInvalidConfig that names the offending Config field. A growable Config
+// (MaxCapacity) grows as a Filter does.
+func NewConcurrent[T Hashable](cfg Config) (*ConcurrentFilter[T], error) {
+	p, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	r := reader{h: newHasher(p.seed), kind: kindOf[T]()}
+	r.setKey(p.key)
+	f := &ConcurrentFilter[T]{}
+	f.c.init(r.h, r.kind, p.capacity, p.maxCapacity, p.maxKicks)
+	f.c.cur.Store(newCtable(tableShape(p.m, p.f, p.g, 0, p.layout)))
+	return f, nil
+}
+
+// NewConcurrentFrom returns a concurrent filter holding a copy of f: the same
+// keys, Config and seed. f must have been made by New or decoded (not the
+// zero Filter); it is not changed, and may not change while it is copied.
+func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
+	if f.c.t.data == nil {
+		panic("cuckoo: NewConcurrentFrom of the zero Filter")
+	}
+	c := &ConcurrentFilter[T]{}
+	c.c.init(f.c.h, f.c.kind, f.c.capacity, f.c.maxCapacity, f.c.maxKicks)
+	c.c.rng = f.c.rng
+	c.c.count = f.c.count
+	c.c.n.Store(int64(f.c.count))
+	c.c.cur.Store(ctableOf(&f.c.t))
+	return c
+}
+
+func (c *concurrent) init(h hasher, kind keyKind, capacity, maxCapacity, maxKicks int) {
+	c.h, c.kind, c.capacity, c.maxCapacity = h, kind, capacity, maxCapacity
+	c.maxKicks, c.rng = maxKicks, h.seed
+	c.path = make([]pathNode, 0, searchBuckets*maxKicks+2)
+}
+
+// Hash returns the hash of key that the ...Hash methods take; see
+// Filter.Hash.
+func (f *ConcurrentFilter[T]) Hash(key T) uint64 { return f.c.hash(unsafe.Pointer(&key)) }
+
+// Contains reports whether key may be in the filter. It is never false for
+// a key whose insert finished before Contains began and whose delete (if
+// any) had not begun when it returned, whatever writers do meanwhile.
+func (f *ConcurrentFilter[T]) Contains(key T) bool {
+	return f.c.lookup(f.c.kind, unsafe.Pointer(&key))
+}
+
+// ContainsHash is Contains for a key hashed with Hash.
+func (f *ConcurrentFilter[T]) ContainsHash(h uint64) bool {
+	return f.c.lookup(kindHash, unsafe.Pointer(&h))
+}
+
+// Count returns how many copies of key's fingerprint its two buckets hold,
+// 0 to 8; see Filter.Count. While writers run it counts what the buckets
+// held at one moment during the call, give or take copies inserted
+// meanwhile.
+func (f *ConcurrentFilter[T]) Count(key T) int { return f.c.countHash(f.Hash(key)) }
+
+// CountHash is Count for a key hashed with Hash.
+func (f *ConcurrentFilter[T]) CountHash(h uint64) int { return f.c.countHash(h) }
+
+// Insert adds key; see Filter.Insert. Concurrent inserts and deletes run one
+// at a time; lookups go on meanwhile. A failed insert leaves the filter
+// exactly as it was.
+func (f *ConcurrentFilter[T]) Insert(key T) error { return f.c.insert(f.Hash(key)) }
+
+// InsertHash is Insert for a key hashed with Hash.
+func (f *ConcurrentFilter[T]) InsertHash(h uint64) error { return f.c.insert(h) }
+
+// InsertBatch inserts keys in order, as a loop of Insert would, and returns
+// how many went in: len(keys) and nil, or the number before the first key
+// whose insert failed and that insert's error; see Filter.InsertBatch. It
+// takes the writers' mutex once for every 256 keys and fetches their buckets
+// ahead, so it costs much less per key than a loop of Insert; lookups go on
+// meanwhile, other writers wait for at most those 256 inserts.
+func (f *ConcurrentFilter[T]) InsertBatch(keys []T) (int, error) {
+	var hs [hashBlock]uint64
+	n := 0
+	for off := 0; off < len(keys); off += hashBlock {
+		chunk := keys[off:min(off+hashBlock, len(keys))]
+		for i := range chunk {
+			hs[i] = f.c.hash(unsafe.Pointer(&chunk[i]))
+		}
+		k, err := f.c.insertHashes(hs[:len(chunk)])
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// InsertHashBatch is InsertBatch for keys hashed with Hash.
+func (f *ConcurrentFilter[T]) InsertHashBatch(hashes []uint64) (int, error) {
+	n := 0
+	for off := 0; off < len(hashes); off += hashBlock {
+		k, err := f.c.insertHashes(hashes[off:min(off+hashBlock, len(hashes))])
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// InsertUnique adds key unless the filter already reports it, as one atomic
+// step: of many goroutines inserting the same key at once, at most one adds
+// it (exactly one, unless the insert fails). See Filter.InsertUnique for
+// what a false positive means here.
+func (f *ConcurrentFilter[T]) InsertUnique(key T) (bool, error) { return f.c.insertUnique(f.Hash(key)) }
+
+// Delete removes one copy of key and reports whether it found one; see
+// Filter.Delete: delete only keys that were inserted.
+func (f *ConcurrentFilter[T]) Delete(key T) bool { return f.c.delete(f.Hash(key)) }
+
+// DeleteHash is Delete for a key hashed with Hash.
+func (f *ConcurrentFilter[T]) DeleteHash(h uint64) bool { return f.c.delete(h) }
+
+// ContainsBatch answers Contains for every key and returns how many were
+// found; found[i] receives the answer for keys[i] where i < len(found). It
+// is a loop of Contains: unlike Filter.ContainsBatch it does not overlap
+// the keys' memory accesses.
+func (f *ConcurrentFilter[T]) ContainsBatch(keys []T, found []bool) int {
+	n := 0
+	for i := range keys {
+		ok := f.c.lookup(f.c.kind, unsafe.Pointer(&keys[i]))
+		if i < len(found) {
+			found[i] = ok
+		}
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
+// ContainsHashBatch is ContainsBatch for keys hashed with Hash.
+func (f *ConcurrentFilter[T]) ContainsHashBatch(hashes []uint64, found []bool) int {
+	n := 0
+	for i := range hashes {
+		ok := f.c.lookup(kindHash, unsafe.Pointer(&hashes[i]))
+		if i < len(found) {
+			found[i] = ok
+		}
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
+// Reset empties the filter; a growable filter that has grown returns to its
+// first table. Reset allocates the new table and publishes it: lookups
+// that began before it may still answer from the old one.
+func (f *ConcurrentFilter[T]) Reset() { f.c.reset() }
+
+// Len is the number of items stored.
+func (f *ConcurrentFilter[T]) Len() int { return int(f.c.n.Load()) }
+
+// Capacity is the Capacity the filter was made for.
+func (f *ConcurrentFilter[T]) Capacity() int { return f.c.capacity }
+
+// MaxCapacity is the most items the filter takes: Config.MaxCapacity for a
+// growable filter, Capacity for a fixed one.
+func (f *ConcurrentFilter[T]) MaxCapacity() int { return f.c.maxCapacity }
+
+// Slots is the number of fingerprint slots: 4 per bucket.
+func (f *ConcurrentFilter[T]) Slots() int { return int(f.c.cur.Load().t.m) * slotsPerBucket }
+
+// LoadFactor is Len / Slots.
+func (f *ConcurrentFilter[T]) LoadFactor() float64 { return f.c.loadFactor(f.c.cur.Load()) }
+
+// FingerprintBits is the fingerprint width in bits.
+func (f *ConcurrentFilter[T]) FingerprintBits() int { return int(f.c.cur.Load().t.fbits) }
+
+// Layout is the bucket encoding.
+func (f *ConcurrentFilter[T]) Layout() Layout { return f.c.cur.Load().t.layout }
+
+// Seed is the seed in use: Config.Seed, or DefaultSeed for 0.
+func (f *ConcurrentFilter[T]) Seed() uint64 { return f.c.h.seed }
+
+// SizeBytes is the memory the filter's table takes: the buckets' words with
+// their padding, and the version counters.
+func (f *ConcurrentFilter[T]) SizeBytes() int {
+	s := f.c.cur.Load()
+	return 8 * (len(s.words) + len(s.seq))
+}
+
+// EstimatedFalsePositiveRate is the expected false-positive rate of Contains
+// at the current load.
+func (f *ConcurrentFilter[T]) EstimatedFalsePositiveRate() float64 {
+	r := f.c.view()
+	return r.estimatedFPR()
+}
+
+func (c *concurrent) loadFactor(s *ctable) float64 {
+	return float64(c.n.Load()) / float64(s.t.m*slotsPerBucket)
+}
+
+// view is a reader of the current table's shape (without its data), with
+// the count Len reports: what the accessors describe. It takes no lock.
+func (c *concurrent) view() reader {
+	return reader{t: c.cur.Load().t, h: c.h, kind: c.kind, count: int(c.n.Load()),
+		capacity: c.capacity, maxCapacity: c.maxCapacity}
+}
+
+// String describes the filter in one line, like Filter.String, never its
+// seed or contents:
+//
+//	cuckoo.ConcurrentFilter(integer keys, 12-bit Packed, 3 items, capacity 1000, load 0.285%)
+func (f *ConcurrentFilter[T]) String() string { return f.describe("cuckoo.ConcurrentFilter") }
+
+// GoString is String with the key type, for the %#v verb.
+func (f *ConcurrentFilter[T]) GoString() string {
+	return f.describe(typeName[T]("cuckoo.ConcurrentFilter"))
+}
+
+// Format prints the filter with String, or GoString for %#v, so that no
+// verb prints the fields.
+func (f *ConcurrentFilter[T]) Format(s fmt.State, verb rune) { format(s, verb, f.String, f.GoString) }
+
+func (f *ConcurrentFilter[T]) describe(name string) string {
+	if f.c.cur.Load() == nil {
+		return name + "(zero: made neither by NewConcurrent nor by NewConcurrentFrom)"
+	}
+	r := f.c.view()
+	return r.summary(name)
+}
+
+// hash is the hash of the key of the filter's kind at p.
+func (c *concurrent) hash(p unsafe.Pointer) uint64 {
+	if c.kind == kindInt {
+		return c.h.u64(*(*uint64)(p))
+	}
+	return c.h.key(c.kind, p)
+}
+
+// lookup reports whether the filter may hold the key of kind k at p (a hash
+// for kindHash), without a lock: the argument at the top of this file. For
+// the probe classes whose buckets one or two words hold it is Filter's probe
+// (lookup.go) on buckets read from words, in one function; the others, and
+// every retry, take lookupAt.
+func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
+	var h uint64
+	switch k {
+	case kindInt:
+		h = c.h.u64(*(*uint64)(p))
+	case kindHash:
+		h = *(*uint64)(p)
+	default:
+		h = c.h.key(k, p)
+	}
+	s := c.cur.Load()
+	t := &s.t
+	if t.class > classSemi { // f > 16, semi-sorted f = 4, growable
+		b1, v1, b2, v2 := t.place(h)
+		return c.lookupAt(s, h, b1, v1, b2, v2)
+	}
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	// The base addresses in locals: the compiler reloads fields after each
+	// atomic load. The versions are loaded first, so that their loads
+	// overlap the buckets' cache misses.
+	w, seq := unsafe.Pointer(unsafe.SliceData(s.words)), unsafe.Pointer(unsafe.SliceData(s.seq))
+	sq1, sq2 := (*atomic.Uint64)(unsafe.Add(seq, i1&s.smask*8)), (*atomic.Uint64)(unsafe.Add(seq, i2&s.smask*8))
+	q1, q2 := sq1.Load(), sq2.Load()
+	var hit bool
+	switch t.class {
+	case class8: // a bucket is half a word
+		x := (loadWord(w, i1>>1)>>(i1&1*32)&(1<<32-1) | loadWord(w, i2>>1)>>(i2&1*32)<<32) ^ uint64(fp)*ones8
+		hit = (x-ones8)&^x&tops8 != 0
+	case class16: // a bucket is a word
+		pat := uint64(fp) * ones16
+		x1, x2 := loadWord(w, i1)^pat, loadWord(w, i2)^pat
+		hit = ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
+	case classNarrow:
+		pat := uint64(fp) * t.lanes.onesLo
+		hit = t.lanes.anyZero(loadNarrow(w, i1*uint64(t.bbits))^pat, loadNarrow(w, i2*uint64(t.bbits))^pat)
+	default: // classSemi
+		bp := uint64(fp>>t.w) * 0x1111
+		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
+		hit = t.semiLanes.anyZero(t.semiLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
+	}
+	if hit {
+		return true
+	}
+	if (q1|q2)&1 == 0 && sq1.Load() == q1 && sq2.Load() == q2 {
+		return false
+	}
+	return c.lookupAt(s, h, i1, fp, i2, fp)
+}
+
+// lookupAt is a lookup of a key that bucket b1 would hold as v1 and b2 as
+// v2, in table s: validated reads (the versions of both buckets' stripes,
+// both buckets, the versions again), each answering "found" at once and
+// "absent" only if the versions were even and unchanged; after
+// maxOptimistic of them, a read under the mutex.
+func (c *concurrent) lookupAt(s *ctable, h, b1 uint64, v1 uint32, b2 uint64, v2 uint32) bool {
+	for range maxOptimistic {
+		q1, q2 := s.version(b1), s.version(b2)
+		if s.holds(b1, v1)|s.holds(b2, v2) != 0 {
+			return true
+		}
+		if (q1|q2)&1 == 0 && s.version(b1) == q1 && s.version(b2) == q2 {
+			return false
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s = c.cur.Load()
+	b1, v1, b2, v2 = s.t.place(h)
+	return s.holds(b1, v1)|s.holds(b2, v2) != 0
+}
+
+// countHash is Count, validated like an absent answer whatever it counts.
+func (c *concurrent) countHash(h uint64) int {
+	s := c.cur.Load()
+	b1, v1, b2, v2 := s.t.place(h)
+	for range maxOptimistic {
+		q1, q2 := s.version(b1), s.version(b2)
+		n := s.count(b1, v1) + s.count(b2, v2)
+		if (q1|q2)&1 == 0 && s.version(b1) == q1 && s.version(b2) == q2 {
+			return n
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s = c.cur.Load()
+	b1, v1, b2, v2 = s.t.place(h)
+	return s.count(b1, v1) + s.count(b2, v2)
+}
+
+// The writers: each method takes the mutex for its whole operation.
+
+func (c *concurrent) insert(h uint64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	err := c.insertLocked(h)
+	if err == nil {
+		c.n.Store(int64(c.count))
+	}
+	return err
+}
+
+// insertHashes inserts hs in order and returns how many went in, stopping
+// at the first error, under one hold of the mutex: the mutex and Len's
+// count are stored once for all of them. While it inserts a part of hs it
+// has the buckets of the next part fetched.
+func (c *concurrent) insertHashes(hs []uint64) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer func() { c.n.Store(int64(c.count)) }()
+	c.cur.Load().touch(hs[:min(len(hs), batchChunk)])
+	for off := 0; off < len(hs); off += batchChunk {
+		end := min(off+batchChunk, len(hs))
+		if end < len(hs) {
+			c.cur.Load().touch(hs[end:min(end+batchChunk, len(hs))])
+		}
+		for i, h := range hs[off:end] {
+			if err := c.insertLocked(h); err != nil {
+				return off + i, err
+			}
+		}
+	}
+	return len(hs), nil
+}
+
+func (c *concurrent) insertUnique(h uint64) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.cur.Load()
+	b1, v1, b2, v2 := s.t.place(h)
+	if s.matches(b1, v1)+s.matches(b2, v2) > 0 {
+		return false, nil
+	}
+	if err := c.insertLocked(h); err != nil {
+		return false, err
+	}
+	c.n.Store(int64(c.count))
+	return true, nil
+}
+
+// insertLocked is Filter's insert (filter.go) on the current table: the
+// common case first, a fixed packed table with f <= 16 and a free slot in
+// one of the key's buckets, then insertSlow.
+func (c *concurrent) insertLocked(h uint64) error {
+	s := c.cur.Load()
+	t := &s.t
+	if t.g == 0 && t.layout == Packed && t.f <= 16 {
+		fp, i1 := t.locate(h)
+		i2 := t.alt(i1, fp)
+		lo1, _ := s.read(i1)
+		lo2, _ := s.read(i2)
+		z1, z2 := t.freeMarks(lo1), t.freeMarks(lo2)
+		i, z := i1, z1
+		if z1 == 0 {
+			i, z = i2, z2
+		}
+		if z != 0 { // an empty slot: no write session needed (put)
+			s.storeBits(i*uint64(t.bbits)+t.firstSlot(z, 0), t.f, uint64(fp), 0, false)
+			c.count++
+			return nil
+		}
+	}
+	return c.insertSlow(s, h)
+}
+
+// insertSlow is Filter's insertSlow: a growable filter doubles when its
+// stage is full and when an insert fails while it can double.
+func (c *concurrent) insertSlow(s *ctable, h uint64) error {
+	if s.t.canGrow() && c.count >= s.t.stageCapacity() {
+		b1, v1, b2, v2 := s.t.place(h)
+		if s.matches(b1, v1)+s.matches(b2, v2) == 2*slotsPerBucket {
+			return ErrTooManyDuplicates
+		}
+		s = c.grow(s)
+	}
+	for {
+		b1, v1, b2, v2 := s.t.place(h)
+		err := c.insertAt(s, b1, v1, b2, v2)
+		if err != ErrFull || !s.t.canGrow() {
+			return err
+		}
+		s = c.grow(s)
+	}
+}
+
+// insertAt adds a key that bucket b1 would hold as v1 and bucket b2 as v2.
+// After an error the table is exactly as it was.
+func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
+	// Both buckets are read before either is tested, so that their cache
+	// misses overlap.
+	lo1, hi1 := s.read(b1)
+	lo2, hi2 := s.read(b2)
+	if s.addTo(b1, lo1, hi1, v1) || s.addTo(b2, lo2, hi2, v2) {
+		c.count++
+		return nil
+	}
+	if s.matches(b1, v1)+s.matches(b2, v2) == 2*slotsPerBucket {
+		return ErrTooManyDuplicates
+	}
+	path, end := c.search(s, b1, v1, b2, v2)
+	if end < 0 {
+		return ErrFull
+	}
+	s.apply(path, end)
+	c.count++
+	return nil
+}
+
+// grow publishes the doubled table of s and returns it.
+func (c *concurrent) grow(s *ctable) *ctable {
+	n := s.double()
+	c.cur.Store(n)
+	if n.rec != nil {
+		*n.rec = append(*n.rec, cevent{s: n, publish: true, words: append([]uint64(nil), n.words...)})
+	}
+	return n
+}
+
+func (c *concurrent) delete(h uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.cur.Load()
+	b1, v1, b2, v2 := s.t.place(h)
+	if s.remove(b1, v1) || s.remove(b2, v2) {
+		c.count--
+		c.n.Store(int64(c.count))
+		return true
+	}
+	return false
+}
+
+// reset publishes a new empty first-stage table rather than clearing the
+// current one in place: clearing would hold every stripe odd for as long as
+// it takes to write the whole table, and lookups would wait for it.
+func (c *concurrent) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.cur.Load()
+	n := newCtable(tableShape(s.t.m0, s.t.fbits, s.t.g, 0, s.t.layout))
+	n.rec = s.rec
+	c.cur.Store(n)
+	if n.rec != nil {
+		*n.rec = append(*n.rec, cevent{s: n, publish: true, words: append([]uint64(nil), n.words...)})
+	}
+	c.count = 0
+	c.n.Store(0)
+	c.rng = c.h.seed
+}

@@ -1,0 +1,454 @@
+package cuckoo
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// A model check of the concurrent filter's protocol (concurrent.go): for one
+// write operation at a time, the writer's real stores are recorded (ctable's
+// rec hook), and a reader's loads are placed at every possible point
+// between them. Go's atomics are sequentially consistent, so an
+// interleaving is just the position, in the writer's sequence of stores,
+// at which each of the reader's loads happens, positions never decreasing.
+// Every such interleaving is tried for every key stored before the
+// operation, and the reader must never validate an "absent" answer.
+//
+// The reader here performs the production lookup's loads in its order: the
+// table pointer, the versions of both buckets' stripes, the words of bucket
+// 1, the words of bucket 2, then both versions again. Which words: those
+// lookup's probe for the table's class loads, and on a retry
+// (confirmAbsent) those ctable.holds loads; both are checked. It tests the
+// buckets with the production value-level code (valueMatches). Only loads of the
+// locations it reads matter, so between two of its loads it only needs the
+// stores to those locations: the interleavings are enumerated over those.
+
+// modelReader selects the reader's checks; the production reader does all.
+type modelReader struct {
+	validate1, validate2 bool // compare bucket 1's / bucket 2's version again before "absent"
+	checkOdd             bool // refuse an odd version
+}
+
+var productionReader = modelReader{validate1: true, validate2: true, checkOdd: true}
+
+// modelLoc is a location the reader loads: a stripe version or a word.
+type modelLoc struct {
+	version bool
+	i       uint64
+}
+
+// modelRun is one recorded write operation: the table before it, what it
+// stored, and the hashes stored before it that must stay found.
+type modelRun struct {
+	start  *ctable
+	words  []uint64 // start's words and versions before the operation
+	seq    []uint64
+	events []cevent
+	live   []uint64
+}
+
+// record runs op on c with its stores recorded.
+func record(c *ConcurrentFilter[uint64], live []uint64, op func()) *modelRun {
+	s := c.c.cur.Load()
+	run := &modelRun{start: s, words: append([]uint64(nil), s.words...), live: live}
+	for i := range s.seq {
+		run.seq = append(run.seq, s.seq[i].Load())
+	}
+	var ev []cevent
+	s.rec = &ev
+	op()
+	s.rec = nil
+	c.c.cur.Load().rec = nil
+	run.events = ev
+	return run
+}
+
+// sessions is the number of write sessions the run made.
+func (run *modelRun) sessions() int {
+	n := 0
+	for _, e := range run.events {
+		if e.version && e.v%2 == 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// check tries every interleaving of reader r's loads with run's stores
+// for every live hash, and returns the first false negative found, if any.
+func (run *modelRun) check(r modelReader) (interleavings int, err error) {
+	// The tables a reader can load: the first, and each one published.
+	type visible struct {
+		s           *ctable
+		words, seq  []uint64
+		firstEvent  int
+		publishedAt int
+	}
+	tables := []visible{{s: run.start, words: run.words, seq: run.seq}}
+	for k, e := range run.events {
+		if e.publish {
+			tables = append(tables, visible{s: e.s, words: e.words, seq: make([]uint64, len(e.s.seq)), firstEvent: k + 1, publishedAt: k})
+		}
+	}
+	for _, h := range run.live {
+		for k := range 2 * len(tables) {
+			tv, retry := tables[k/2], k%2 == 1
+			// The reader loads the pointer when tv becomes current; any later
+			// load of the same pointer allows only a subset of these
+			// interleavings.
+			t := &tv.s.t
+			b1, v1, b2, v2 := t.place(h)
+			locs := []modelLoc{{true, b1 & tv.s.smask}, {true, b2 & tv.s.smask}}
+			w1, w2 := readerWords(t, b1, retry), readerWords(t, b2, retry)
+			for _, i := range w1 {
+				locs = append(locs, modelLoc{false, i})
+			}
+			for _, i := range w2 {
+				locs = append(locs, modelLoc{false, i})
+			}
+			locs = append(locs, locs[0], locs[1])
+			// values[j][p] is what load j sees after p of the stores to
+			// the reader's locations.
+			var rel []cevent
+			for _, e := range run.events[tv.firstEvent:] {
+				if e.s != tv.s || e.publish {
+					continue
+				}
+				for _, l := range locs {
+					if l.version == e.version && l.i == e.i {
+						rel = append(rel, e)
+						break
+					}
+				}
+			}
+			values := make([][]uint64, len(locs))
+			for j, l := range locs {
+				var v uint64
+				if l.version {
+					v = tv.seq[l.i]
+				} else {
+					v = tv.words[l.i]
+				}
+				values[j] = append(values[j], v)
+				for _, e := range rel {
+					if e.version == l.version && e.i == l.i {
+						v = e.v
+					}
+					values[j] = append(values[j], v)
+				}
+			}
+			seen := make([]uint64, len(locs))
+			pos := make([]int, len(locs))
+			var enumerate func(j, from int) error
+			enumerate = func(j, from int) error {
+				if j == len(locs) {
+					interleavings++
+					if r.absent(t, seen, len(w1), b1, v1, b2, v2) {
+						return fmt.Errorf("hash %#x (buckets %d, %d) reported absent: table %d, loads after stores %v of %d",
+							h, b1, b2, tv.publishedAt, pos, len(rel))
+					}
+					return nil
+				}
+				for p := from; p <= len(rel); p++ {
+					seen[j], pos[j] = values[j][p], p
+					if err := enumerate(j+1, p); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			if err := enumerate(0, 0); err != nil {
+				return interleavings, err
+			}
+		}
+	}
+	return interleavings, nil
+}
+
+// readerWords lists the words a lookup loads for bucket b of a table of t's
+// shape: on its first attempt (retry false), one for the class8 and class16
+// probes; otherwise those ctable.holds loads, two for buckets of at most 64
+// bits and three for wider ones.
+func readerWords(t *table, b uint64, retry bool) []uint64 {
+	switch {
+	case !retry && t.class == class8:
+		return []uint64{b >> 1}
+	case !retry && t.class == class16:
+		return []uint64{b}
+	}
+	i := b * uint64(t.bbits) >> 6
+	if t.f <= 16 {
+		return []uint64{i, i + 1}
+	}
+	return []uint64{i, i + 1, i + 2}
+}
+
+// absent reports whether the reader, having seen the values seen (two
+// versions, n1 words of bucket 1, the words of bucket 2, two versions),
+// answers "absent" for the key held as v1 in b1 and v2 in b2.
+func (r modelReader) absent(t *table, seen []uint64, n1 int, b1 uint64, v1 uint32, b2 uint64, v2 uint32) bool {
+	words := seen[2 : len(seen)-2]
+	if r.bucket(t, b1, words[:n1], v1) || r.bucket(t, b2, words[n1:], v2) {
+		return false // found: answered at once
+	}
+	q1, q2, r1, r2 := seen[0], seen[1], seen[len(seen)-2], seen[len(seen)-1]
+	switch {
+	case r.checkOdd && (q1|q2)&1 != 0:
+		return false // retries
+	case r.validate1 && r1 != q1, r.validate2 && r2 != q2:
+		return false // retries
+	}
+	return true
+}
+
+// bucket tests the bucket b read as the words w for v, as lookup would.
+func (modelReader) bucket(t *table, b uint64, w []uint64, v uint32) bool {
+	var lo, hi uint64
+	switch len(w) {
+	case 1:
+		lo = w[0]
+		if t.class == class8 {
+			lo >>= b & 1 * 32
+		}
+	case 2:
+		lo = join(w[0], w[1], b*uint64(t.bbits)&63)
+	case 3:
+		sh := b * uint64(t.bbits) & 63
+		lo, hi = join(w[0], w[1], sh), join(w[1], w[2], sh)
+	}
+	mlo, mhi := t.valueMatches(lo, hi, v)
+	return mlo|mhi != 0
+}
+
+// modelFilter is a small filter filled with random hashes until an insert
+// fails, and those hashes.
+func modelFilter(t *testing.T, cfg Config, seed uint64) (*ConcurrentFilter[uint64], []uint64) {
+	c := mustNewConcurrent[uint64](t, cfg)
+	r := newRand(seed)
+	var live []uint64
+	for {
+		h := r.Uint64()
+		if err := c.InsertHash(h); err != nil {
+			return c, live
+		}
+		live = append(live, h)
+	}
+}
+
+// clone is a copy of c that a recorded operation may change.
+func clone(c *ConcurrentFilter[uint64]) *ConcurrentFilter[uint64] {
+	return NewConcurrentFrom(c.Snapshot())
+}
+
+// modelShapes are the tables the model check runs on: every probe class,
+// both layouts, buckets that straddle words, and a growable table.
+var modelShapes = []Config{
+	{Capacity: 200, FingerprintBits: 8},                      // class8: half a word a bucket
+	{Capacity: 200, FingerprintBits: 11},                     // narrow, nibble-aligned, straddling
+	{Capacity: 200, FingerprintBits: 16},                     // class16: a word a bucket
+	{Capacity: 200, FingerprintBits: 20},                     // wide: two or three words
+	{Capacity: 200, FingerprintBits: 13, Layout: SemiSorted}, // whole-bucket rewrites
+	{Capacity: 200, FingerprintBits: 21, Layout: SemiSorted},
+	{Capacity: 200, FingerprintBits: 4, Layout: SemiSorted},
+}
+
+// TestConcurrentModelMoves checks every interleaving of a reader with inserts that
+// displace fingerprints along paths of 1, 2 and 3 or more moves.
+func TestConcurrentModelMoves(t *testing.T) {
+	for _, cfg := range modelShapes {
+		t.Run(fmt.Sprintf("%v/f=%d", cfg.Layout, cfg.FingerprintBits), func(t *testing.T) {
+			total := 0
+			for _, run := range displacingRuns(t, cfg) {
+				n, err := run.check(productionReader)
+				if err != nil {
+					t.Fatalf("%d moves: %v", run.sessions()-1, err)
+				}
+				total += n
+			}
+			t.Logf("%d interleavings", total)
+		})
+	}
+}
+
+// displacingRuns returns recorded inserts into a full filter of shape cfg
+// whose paths move 1, 2, and 3 or more fingerprints.
+func displacingRuns(t *testing.T, cfg Config) []*modelRun {
+	runs := make([]*modelRun, 3) // by moves: 1, 2, 3 or more
+	found := 0
+	for seed := uint64(1); seed < 50 && found < len(runs); seed++ {
+		c, live := modelFilter(t, cfg, seed)
+		// Free one slot or two: the paths to them have all lengths.
+		free := 1 + int(seed%2)
+		for _, h := range live[:free] {
+			c.DeleteHash(h)
+		}
+		live = live[free:]
+		r := newRand(seed + 100)
+		for try := 0; try < 100 && found < len(runs); try++ {
+			h := r.Uint64()
+			d := clone(c)
+			var err error
+			run := record(d, live, func() { err = d.InsertHash(h) })
+			moves := run.sessions() - 1
+			if err != nil || moves < 1 || runs[min(moves, 3)-1] != nil {
+				continue
+			}
+			runs[min(moves, 3)-1] = run
+			found++
+		}
+	}
+	if found < len(runs) {
+		t.Fatalf("%+v: found inserts with paths of %d of the 3 lengths", cfg, found)
+	}
+	return runs
+}
+
+// TestConcurrentModelFailures checks that inserts that fail (a whole search without a
+// free slot, or too many duplicates) store nothing at all.
+func TestConcurrentModelFailures(t *testing.T) {
+	for _, cfg := range modelShapes {
+		c, live := modelFilter(t, cfg, 1)
+		r := newRand(7)
+		failed := 0
+		for try := 0; try < 200 && failed < 3; try++ {
+			h := r.Uint64()
+			var err error
+			run := record(c, live, func() { err = c.InsertHash(h) })
+			if err == nil {
+				live = append(live, h)
+				continue
+			}
+			if !errors.Is(err, ErrFull) {
+				t.Fatal(err)
+			}
+			failed++
+			if len(run.events) != 0 {
+				t.Fatalf("%+v: a failed insert made %d stores", cfg, len(run.events))
+			}
+		}
+		if failed == 0 {
+			t.Fatalf("%+v: no insert failed", cfg)
+		}
+		d := mustNewConcurrent[uint64](t, cfg)
+		for range 2 * slotsPerBucket {
+			if err := d.InsertHash(1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var err error
+		if run := record(d, nil, func() { err = d.InsertHash(1) }); !errors.Is(err, ErrTooManyDuplicates) || len(run.events) != 0 {
+			t.Fatalf("%+v: a ninth copy: %v after %d stores", cfg, err, len(run.events))
+		}
+	}
+}
+
+// TestConcurrentModelGrowth checks every interleaving of a reader with an insert
+// that doubles a growable table (building the new table, publishing it,
+// then inserting, with displacements), and with Reset and Delete.
+func TestConcurrentModelGrowth(t *testing.T) {
+	for _, layout := range layouts {
+		cfg := Config{Capacity: 30, MaxCapacity: 240, FingerprintBits: 10, Layout: layout}
+		c := mustNewConcurrent[uint64](t, cfg)
+		doublings := int(c.c.cur.Load().t.g)
+		r := newRand(3)
+		var live []uint64
+		grew := 0
+		for len(live) < cfg.MaxCapacity {
+			h := r.Uint64()
+			d := clone(c)
+			run := record(d, live, func() { _ = d.InsertHash(h) })
+			published := false
+			for _, e := range run.events {
+				published = published || e.publish
+			}
+			if published {
+				grew++
+				if _, err := run.check(productionReader); err != nil {
+					t.Fatalf("%v, doubling to %d buckets: %v", layout, d.Slots()/4, err)
+				}
+			}
+			if err := c.InsertHash(h); err != nil {
+				t.Fatal(err)
+			}
+			live = append(live, h)
+		}
+		if grew != doublings || grew == 0 {
+			t.Fatalf("%v: %d doublings checked, want %d", layout, grew, doublings)
+		}
+		for _, h := range live[:20] { // deletes: the others stay found
+			d := clone(c)
+			run := record(d, live[20:], func() { d.DeleteHash(h) })
+			if _, err := run.check(productionReader); err != nil {
+				t.Fatalf("%v, delete: %v", layout, err)
+			}
+		}
+		d := clone(c)
+		run := record(d, nil, d.Reset)
+		if len(run.events) != 1 || !run.events[0].publish {
+			t.Fatalf("Reset made %d stores; want one publication", len(run.events))
+		}
+	}
+}
+
+// TestConcurrentModelFindsBrokenOrders shows that the check catches a
+// broken protocol. The same recorded inserts, with their write sessions
+// applied from the key's bucket towards the free end, lose a key in every
+// case. Readers that skip a check lose keys too: one that validates
+// nothing; and, through torn reads of semi-sorted buckets (rewritten whole),
+// one that validates only one of the two buckets or accepts an odd version.
+// (For a packed move alone either validation would do: the reader that read
+// the destination before the move and the source after it sees both
+// sessions between its two loads of either version.)
+func TestConcurrentModelFindsBrokenOrders(t *testing.T) {
+	broken := map[string]modelReader{
+		"none":          {},
+		"bucket 1 only": {validate1: true, checkOdd: true},
+		"bucket 2 only": {validate2: true, checkOdd: true},
+		"odd versions":  {validate1: true, validate2: true},
+	}
+	caught := map[string]int{}
+	runs := 0
+	for _, cfg := range modelShapes {
+		for _, run := range displacingRuns(t, cfg) {
+			runs++
+			rev := *run
+			rev.events = reverseSessions(run.events)
+			if _, err := rev.check(productionReader); err != nil {
+				caught["reversed path"]++
+			} else {
+				t.Errorf("%+v: a path of %d moves applied from the key's end lost no key", cfg, run.sessions()-1)
+			}
+			for name, r := range broken {
+				if _, err := run.check(r); err != nil {
+					caught["reader checks "+name]++
+				}
+			}
+		}
+	}
+	for name := range broken {
+		if caught["reader checks "+name] == 0 {
+			t.Errorf("a reader that checks %s never lost a key", name)
+		}
+	}
+	t.Logf("of %d recorded inserts, caught: %v", runs, caught)
+}
+
+// reverseSessions returns events with their write sessions (a version going
+// odd, the stores, the version going even) in the opposite order.
+func reverseSessions(events []cevent) []cevent {
+	var sessions [][]cevent
+	for i := 0; i < len(events); {
+		j := i + 1
+		for !events[j].version {
+			j++
+		}
+		sessions = append(sessions, events[i:j+1])
+		i = j + 1
+	}
+	var out []cevent
+	for k := len(sessions) - 1; k >= 0; k-- {
+		out = append(out, sessions[k]...)
+	}
+	return out
+}

@@ -1,0 +1,102 @@
+package cuckoo
+
+// The concurrent filter's displacements: find a whole path first, changing
+// nothing, then apply it from its free end back to the key's bucket, so that
+// every fingerprint moved is written into its new bucket before the slot it
+// leaves is overwritten (concurrent.go has why that order matters).
+//
+// The search is breadth-first: from the key's two buckets, every resident
+// fingerprint's other bucket, then theirs, and so on, until one has a free
+// slot or searchBuckets*MaxKicks buckets have been examined. Breadth first
+// finds a shortest path, so an insert moves few fingerprints (at most 5
+// with the default MaxKicks, 500: the first five levels below the key's
+// buckets hold 8 + 32 + 128 + 512 + 2048 buckets, more than the 2000
+// examined), and each move is a write session that may make a reader retry. A path
+// never visits a bucket twice: each of its buckets is rewritten exactly once,
+// so the slot a step recorded still holds the fingerprint it recorded when
+// the step is applied. The search reads the table only, so a search that
+// fails leaves it exactly as it was, without any undo.
+
+// searchBuckets is how many buckets a search may examine per MaxKicks: a
+// random walk of MaxKicks steps, as Filter's, with its one-step look-ahead
+// reads about five buckets a step. With 4 the search fills tables about as
+// far as the walk (0.965 of the slots for f = 8, 0.975 for f = 13 and 20 at
+// 100K items; 0.955 and 0.964 with 1), so Capacity keys always fit.
+const searchBuckets = 4
+
+// pathNode is a bucket the search reached: bucket b, the value v it would
+// take in (as b holds it), and where that value comes from: slot slot of
+// node parent's bucket, or the new key (parent -1).
+type pathNode struct {
+	b      uint32 // bucket indexes are below maxBuckets = 2^32
+	v      uint32
+	parent int32
+	slot   uint8
+}
+
+// search looks for a path that frees a slot for a key whose full buckets b1
+// and b2 would hold it as v1 and v2. It returns the nodes it reached, in
+// c.path's memory, and the index of the path's last node, whose bucket has
+// a free slot, or -1 if MaxKicks buckets were examined without finding one.
+// It writes nothing to the table.
+func (c *concurrent) search(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) ([]pathNode, int) {
+	q := append(c.path[:0], pathNode{b: uint32(b1), v: v1, parent: -1}, pathNode{b: uint32(b2), v: v2, parent: -1})
+	budget := searchBuckets * c.maxKicks
+	for head := 0; head < len(q); head++ {
+		n := q[head]
+		for k, v := range s.slots(uint64(n.b)) {
+			ob, ov := s.t.other(uint64(n.b), v)
+			if onPath(q, head, ob) {
+				continue
+			}
+			if budget == 0 {
+				return q, -1
+			}
+			budget--
+			// cap(q) = searchBuckets*MaxKicks + 2: an append per examined bucket never
+			// reallocates.
+			q = append(q, pathNode{b: uint32(ob), v: ov, parent: int32(head), slot: uint8(k)})
+			if s.t.hasFreeSlot(s.read(ob)) {
+				return q, len(q) - 1
+			}
+		}
+	}
+	return q, -1
+}
+
+// onPath reports whether bucket b is node i's bucket or that of one of its
+// ancestors.
+func onPath(q []pathNode, i int, b uint64) bool {
+	for ; i >= 0; i = int(q[i].parent) {
+		if uint64(q[i].b) == b {
+			return true
+		}
+	}
+	return false
+}
+
+// apply carries out the path ending at node end of q, from that end back:
+// the last node's value goes into the free slot of its bucket; then each
+// node's value replaces, in its bucket, the value that has just been copied
+// into its child's bucket; the key's own bucket comes last. Each bucket is
+// one write session.
+func (s *ctable) apply(q []pathNode, end int) {
+	n := q[end]
+	if !s.add(uint64(n.b), n.v) {
+		panic("cuckoo: the free end of a displacement path is full")
+	}
+	for n.parent >= 0 {
+		p := q[n.parent]
+		s.put(uint64(p.b), s.slots(uint64(p.b)), int(n.slot), p.v)
+		n = p
+	}
+}
+
+// hasFreeSlot reports whether the bucket (lo, hi) has an empty slot.
+func (t *table) hasFreeSlot(lo, hi uint64) bool {
+	if t.layout == SemiSorted {
+		return t.semiFree(lo)
+	}
+	mlo, mhi := t.valueMatches(lo, hi, 0)
+	return mlo|mhi != 0
+}

@@ -1,0 +1,84 @@
+package cuckoo
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"io"
+	"slices"
+)
+
+// Snapshots and encodings of a ConcurrentFilter. Each reads the table under
+// the writers' mutex, so it sees the table between two writes; lookups go
+// on meanwhile.
+
+// Snapshot returns a Filter holding a copy of the filter as it is between
+// two writes: the same keys, Config and seed. Later changes to either do
+// not affect the other.
+func (f *ConcurrentFilter[T]) Snapshot() *Filter[T] {
+	c := &f.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.cur.Load()
+	t := s.t
+	t.data = appendWords(newTableData(tableBytes(t.m, t.bbits))[:0], s.words, tableBytes(t.m, t.bbits))
+	fc := newCore(c.reader(t), c.maxKicks)
+	fc.rng = c.rng
+	return &Filter[T]{c: fc}
+}
+
+// AppendBinary appends the filter's encoding (FORMAT.md) to b and returns
+// the extended slice: the encoding a Filter with the same contents gives,
+// readable by Filter.UnmarshalBinary and NewView. It allocates nothing when
+// b has room for it.
+func (f *ConcurrentFilter[T]) AppendBinary(b []byte) ([]byte, error) {
+	f.c.mu.Lock()
+	defer f.c.mu.Unlock()
+	return f.c.appendBinary(b, kindOf[T]().family())
+}
+
+// MarshalBinary returns the filter's encoding; see AppendBinary.
+func (f *ConcurrentFilter[T]) MarshalBinary() ([]byte, error) {
+	f.c.mu.Lock()
+	defer f.c.mu.Unlock()
+	h := f.c.header(kindOf[T]().family())
+	return f.c.appendBinary(make([]byte, 0, h.encodedSize()), h.kind)
+}
+
+// WriteTo writes the filter's encoding to w and returns the number of bytes
+// written. It copies the encoding under the writers' mutex and writes it
+// after releasing it, so a slow w never holds up inserts.
+func (f *ConcurrentFilter[T]) WriteTo(w io.Writer) (int64, error) {
+	b, err := f.MarshalBinary()
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(b)
+	if err == nil && n < len(b) {
+		err = io.ErrShortWrite
+	}
+	return int64(n), err
+}
+
+// header describes the current table for its encoding; the caller holds mu.
+func (c *concurrent) header(family keyKind) header {
+	r := c.reader(c.cur.Load().t)
+	return encodingHeader(&r, family, c.maxKicks, c.rng)
+}
+
+// reader is a reader of table t with the filter's hash, key kind, count and
+// capacities; the caller holds mu.
+func (c *concurrent) reader(t table) reader {
+	return reader{t: t, h: c.h, kind: c.kind, count: c.count, capacity: c.capacity, maxCapacity: c.maxCapacity}
+}
+
+// appendBinary is AppendBinary; the caller holds mu.
+func (c *concurrent) appendBinary(b []byte, kind keyKind) ([]byte, error) {
+	h := c.header(kind)
+	var hb [headerSize2]byte
+	h.put(&hb)
+	b = slices.Grow(b, int(h.encodedSize()))
+	start := len(b)
+	b = append(b, hb[:h.size()]...)
+	b = appendWords(b, c.cur.Load().words, h.tableSize())
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
+}

@@ -1,0 +1,185 @@
+package cuckoo
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+var stressFor = flag.Duration("stress", 0, "how long TestConcurrentStress runs each configuration (default: 250ms with -short, 400ms without)")
+
+// TestConcurrentStress has readers check, as fast as they can, keys that
+// stay in a filter while a writer keeps it full: inserts that displace
+// along long paths, inserts that fail after a whole search (ErrFull) or at
+// once (ErrTooManyDuplicates), deletes, InsertUnique and, for growable
+// filters, every doubling. A reader that finds a resident key absent is a
+// false negative; there must be none. Both layouts, widths 8, 13, 16, 20.
+//
+// It runs in rounds: each round makes a filter, inserts its resident keys,
+// hands the round to the readers and churns other keys through it.
+func TestConcurrentStress(t *testing.T) {
+	per := *stressFor
+	if per == 0 {
+		per = 400 * time.Millisecond
+		if testing.Short() {
+			per = 250 * time.Millisecond
+		}
+	}
+	for _, layout := range layouts {
+		for _, f := range []int{8, 13, 16, 20} {
+			for _, growable := range []bool{false, true} {
+				cfg := Config{Capacity: 6000, FingerprintBits: f, Layout: layout, Seed: uint64(f)}
+				name := fmt.Sprintf("%v/f=%d", layout, f)
+				if growable {
+					cfg.Capacity, cfg.MaxCapacity = 400, 6000
+					name += "/growable"
+				}
+				t.Run(name, func(t *testing.T) { stress(t, cfg, per) })
+			}
+		}
+	}
+}
+
+// stressRound is one filter and the keys that stay in it.
+type stressRound struct {
+	f        *ConcurrentFilter[uint64]
+	resident []uint64
+}
+
+func stress(t *testing.T, cfg Config, d time.Duration) {
+	readers := max(2, runtime.GOMAXPROCS(0)-1)
+	var (
+		cur            atomic.Pointer[stressRound]
+		done           atomic.Bool
+		reads, lost    atomic.Int64
+		lostKey        atomic.Uint64
+		wg             sync.WaitGroup
+		rounds, moves  int
+		full, dup, grw int
+	)
+	r := newRand(uint64(cfg.FingerprintBits))
+	newRound := func() *stressRound {
+		s := &stressRound{f: mustNewConcurrent[uint64](t, cfg)}
+		for range (cfg.Capacity + cfg.MaxCapacity) / 8 {
+			k := r.Uint64() | 1<<63 // residents have the top bit set, churn keys not
+			if s.f.Insert(k) == nil {
+				s.resident = append(s.resident, k)
+			}
+		}
+		return s
+	}
+	cur.Store(newRound())
+	for g := range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			found := make([]bool, 16)
+			n := int64(0)
+			for i := g; !done.Load(); i++ {
+				s := cur.Load()
+				ks := s.resident
+				for j := range 256 {
+					k := ks[(i*7919+j)%len(ks)]
+					ok := s.f.Contains(k)
+					switch j % 64 {
+					case 1:
+						ok = s.f.ContainsHash(s.f.Hash(k))
+					case 2:
+						ok = s.f.Count(k) > 0
+					case 3:
+						lo := (i + j) % (len(ks) - len(found))
+						ok = s.f.ContainsBatch(ks[lo:lo+len(found)], found) == len(found)
+						n += int64(len(found)) - 1
+					}
+					if !ok {
+						lost.Add(1)
+						lostKey.Store(k)
+					}
+				}
+				n += 256
+			}
+			reads.Add(n)
+		}()
+	}
+	start := time.Now()
+	for time.Since(start) < d {
+		s := cur.Load()
+		f := s.f
+		var churn []uint64
+		fails := 0
+		// Fill until inserts fail, then keep it full: delete a few keys,
+		// insert until the next failure. A growable filter doubles on the way.
+		for fails < 20 && (time.Since(start) < d || fails == 0) { // each round fills the filter at least once
+			k := r.Uint64() &^ (1 << 63)
+			slots := f.Slots()
+			switch x := r.IntN(100); {
+			case x < 1 && len(churn) > 0: // a key already stored, many times
+				k = churn[r.IntN(len(churn))]
+				for range 9 {
+					if err := f.Insert(k); err != nil {
+						if !errors.Is(err, ErrTooManyDuplicates) && !errors.Is(err, ErrFull) {
+							t.Fatal(err)
+						}
+						dup++
+						break
+					}
+					churn = append(churn, k)
+				}
+			case x < 3: // a few keys at once
+				ks := []uint64{k, k ^ 1<<62, k ^ 1<<61}
+				n, err := f.InsertBatch(ks)
+				churn = append(churn, ks[:n]...)
+				if err != nil {
+					fails++
+					full++
+				}
+			case x < 4:
+				if ok, err := f.InsertUnique(k); ok {
+					churn = append(churn, k)
+				} else if err != nil {
+					fails++
+					full++
+				}
+			default:
+				switch err := f.Insert(k); {
+				case err == nil:
+					churn = append(churn, k)
+				case errors.Is(err, ErrFull) || errors.Is(err, ErrTooManyDuplicates):
+					fails++
+					full++
+					for range 1 + len(churn)/500 {
+						i := r.IntN(len(churn))
+						if !f.Delete(churn[i]) {
+							t.Fatal("a stored churn key could not be deleted")
+						}
+						churn[i] = churn[len(churn)-1]
+						churn = churn[:len(churn)-1]
+					}
+				default:
+					t.Fatal(err)
+				}
+			}
+			if f.Slots() != slots {
+				grw++
+			}
+		}
+		moves += len(churn)
+		rounds++
+		cur.Store(newRound())
+	}
+	done.Store(true)
+	wg.Wait()
+	t.Logf("%d reads by %d readers in %v, %d rounds, %d churn keys, %d full, %d duplicate failures, %d doublings",
+		reads.Load(), readers, time.Since(start).Round(time.Millisecond), rounds, moves, full, dup, grw)
+	if n := lost.Load(); n > 0 {
+		t.Fatalf("%d false negatives, among them key %#x", n, lostKey.Load())
+	}
+	if full == 0 || (cfg.MaxCapacity > 0 && grw == 0) {
+		t.Fatalf("the writer never filled the filter (%d failures, %d doublings)", full, grw)
+	}
+}
