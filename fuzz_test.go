@@ -14,15 +14,19 @@ func FuzzOperations(f *testing.F) {
 	f.Add(uint8(8), uint8(0), []byte{0, 1, 2, 0, 1, 2, 1, 1, 2, 3, 0, 0})
 	f.Add(uint8(4), uint8(1), bytes.Repeat([]byte{0, 7, 7}, 20))
 	f.Add(uint8(32), uint8(0), []byte{0, 1, 1, 0, 2, 2, 4, 0, 0, 0, 3, 3})
+	f.Add(uint8(28), uint8(58), []byte{0, 1, 1, 0, 2, 2}) // 32-bit fingerprints, growable
 	f.Fuzz(func(t *testing.T, bits, layout uint8, ops []byte) {
-		capacity := 1 + int(bits)%40
+		capacity, fbits := 1+int(bits)%40, 4+int(bits)%29
+		// Growable from layout 4 on; a slot holds at most 32 bits, so
+		// fbits+doublings stays within that.
+		doublings := min(int(layout)/2%8, maxFingerprintBits-fbits)
 		fuzzOperations(t, Config{
 			Capacity:        capacity,
-			FingerprintBits: 4 + int(bits)%29,
+			FingerprintBits: fbits,
 			Layout:          layouts[int(layout)%len(layouts)],
 			Seed:            uint64(bits),
 			MaxKicks:        1 + int(layout)%64,
-			MaxCapacity:     capacity << (int(layout) / 2 % 8), // growable from layout 4 on
+			MaxCapacity:     capacity << doublings,
 		}, ops)
 	})
 }
