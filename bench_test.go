@@ -169,18 +169,18 @@ func BenchmarkDelete(b *testing.B) {
 
 var floorSink uint64
 
-// BenchmarkLookupFloor measures what no two-bucket lookup made of plain
-// loads can beat on the machine at hand, next to the real lookups on the
-// same filter: op=floor is the key's hash and two independent random 8-byte
-// loads from the table of a filled filter, with no alternate-bucket
+// BenchmarkLookupFloor puts reference loops beside the real lookups on the
+// same filter: op=floor is the key's hash (xxh3) and two independent random
+// 8-byte loads from the table of a filled filter, with no alternate-bucket
 // arithmetic and no fingerprint test; op=chase is one memory latency, a
 // hash and a load whose position depends on the previous load; op=Contains
 // and op=ContainsBatch are the lookups (ns/op is per key for all four):
 //
 //	go test -run XXX -bench LookupFloor -count 6 | benchstat -col /op -
 //
-// At 32M the floor is bound by how many misses the core overlaps on its own;
-// ContainsBatch, which prefetches, can beat it.
+// "floor" is no lower bound for a lookup: a cheaper hash, or one call
+// less, beats it (the README's "Performance" compares with the paper's
+// C++). It shows how far the lookup's own arithmetic is from its loads.
 func BenchmarkLookupFloor(b *testing.B) {
 	for _, n := range benchSizes {
 		for _, f := range []int{8, 13} {

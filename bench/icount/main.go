@@ -1,0 +1,84 @@
+// Command icount is the program whose instructions count a lookup or an
+// insert under valgrind (run.sh): it fills a filter of n uint64 keys to
+// capacity, then looks every key up reps times. Instructions per lookup are
+// the difference between runs with reps 3 and reps 1, divided by 2n, so
+// that start-up, key generation and the fill cancel out; per insert, the
+// difference between filling n keys and filling one, divided by n-1.
+//
+//	icount N BITS REPS [semi] [grow]
+//
+// REPS < 0 inserts the first -REPS keys and looks nothing up. semi makes the
+// filter semi-sorted; grow makes it growable from N/1024 to N.
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/seed-a0724874/cuckoo"
+)
+
+func splitmix(seed, i uint64) uint64 {
+	z := seed + (i+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+//go:noinline
+func lookups(f *cuckoo.Filter[uint64], keys []uint64, reps int) int {
+	n := 0
+	for range reps {
+		for _, k := range keys {
+			if f.Contains(k) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+//go:noinline
+func inserts(f *cuckoo.Filter[uint64], keys []uint64) int {
+	n := 0
+	for _, k := range keys {
+		if f.Insert(k) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+func main() {
+	if len(os.Args) < 4 {
+		fmt.Fprintln(os.Stderr, "usage: icount N BITS REPS [semi] [grow]")
+		os.Exit(2)
+	}
+	n, _ := strconv.Atoi(os.Args[1])
+	bits, _ := strconv.Atoi(os.Args[2])
+	reps, _ := strconv.Atoi(os.Args[3])
+	cfg := cuckoo.Config{Capacity: n, FingerprintBits: bits}
+	for _, a := range os.Args[4:] {
+		switch a {
+		case "semi":
+			cfg.Layout = cuckoo.SemiSorted
+		case "grow":
+			cfg.Capacity, cfg.MaxCapacity = n>>10, n
+		}
+	}
+	f, err := cuckoo.New[uint64](cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	keys := make([]uint64, n)
+	for i := range keys {
+		keys[i] = splitmix(1, uint64(i))
+	}
+	if reps < 0 {
+		fmt.Println(inserts(f, keys[:-reps]))
+		return
+	}
+	fmt.Println(inserts(f, keys), lookups(f, keys, reps))
+}
