@@ -28,9 +28,23 @@ func testAllAllocs(t *testing.T, layout Layout) {
 	testAllocs(t, layout, digestKey)
 }
 
+// testAllocs checks a fixed filter, a keyed one and a growable one that
+// the first n inserts have grown to its last stage (a doubling allocates
+// the new table; a grown filter allocates nothing more).
 func testAllocs[T Hashable](t *testing.T, layout Layout, key func(int) T) {
 	const n = 2000
-	f := mustNew[T](t, Config{Capacity: n, Layout: layout, FingerprintBits: 9})
+	for _, cfg := range []Config{
+		{Capacity: n, Layout: layout, FingerprintBits: 9},
+		{Capacity: n, Layout: layout, FingerprintBits: 9, Key: [16]byte{9: 9}},
+		{Capacity: n / 8, MaxCapacity: n, Layout: layout, FingerprintBits: 9},
+	} {
+		testAllocsOf(t, cfg, key)
+	}
+}
+
+func testAllocsOf[T Hashable](t *testing.T, cfg Config, key func(int) T) {
+	const n = 2000
+	f := mustNew[T](t, cfg)
 	keys := make([]T, 2*n)
 	hashes := make([]uint64, len(keys))
 	for i := range keys {
@@ -39,6 +53,9 @@ func testAllocs[T Hashable](t *testing.T, layout Layout, key func(int) T) {
 	}
 	for _, k := range keys[:n] {
 		_ = f.Insert(k)
+	}
+	if f.c.t.k != f.c.t.g {
+		t.Fatalf("%+v: stage %d of %d after %d inserts", cfg, f.c.t.k, f.c.t.g, n)
 	}
 	found := make([]bool, len(keys))
 	i := 0
@@ -61,8 +78,8 @@ func testAllocs[T Hashable](t *testing.T, layout Layout, key func(int) T) {
 		"InsertHashBatch":   func() { j := i % n; i++; _, _ = f.InsertHashBatch(hashes[j : j+300]) },
 	}
 	for name, op := range ops {
-		if a := testing.AllocsPerRun(500, op); a != 0 {
-			t.Errorf("%T %s: %v allocations per call", keys[0], name, a)
+		if a := testing.AllocsPerRun(200, op); a != 0 {
+			t.Errorf("%T %+v %s: %v allocations per call", keys[0], cfg, name, a)
 		}
 	}
 }
