@@ -371,3 +371,44 @@ func BenchmarkGrown(b *testing.B) {
 		})
 	}
 }
+
+// TestGrowthScales backs the README's 1M -> 1B figures: a filter growing
+// 1024-fold from 1M keys has, stage for stage, the bits per item and slot
+// widths of one growing from 1,000 keys (measured by bench -growth), up to
+// the rounding of bucket counts; and at its last stage about the space of
+// a fixed filter made for 1B keys. Only table shapes are computed; nothing
+// of that size is allocated.
+func TestGrowthScales(t *testing.T) {
+	bitsPerItem := func(c int) ([]float64, table) {
+		p, err := Config{Capacity: c, MaxCapacity: c << 10}.resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.g != 10 {
+			t.Fatalf("Capacity %d: %d doublings, want 10", c, p.g)
+		}
+		var out []float64
+		var last table
+		for k := uint(0); k <= p.g; k++ {
+			last = tableShape(p.m, p.f, p.g, k, p.layout)
+			out = append(out, float64(last.m*uint64(last.bbits))/float64(last.stageCapacity()))
+		}
+		return out, last
+	}
+	small, _ := bitsPerItem(1000)
+	large, last := bitsPerItem(1_000_000)
+	for k := range small {
+		if r := large[k] / small[k]; r < 0.98 || r > 1.02 {
+			t.Errorf("stage %d: %.2f bits per item from 1M, %.2f from 1K", k, large[k], small[k])
+		}
+	}
+	fixed, err := Config{Capacity: 1_000_000 << 10}.resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	grown := float64(last.m * uint64(last.bbits))
+	if r := grown / float64(fixed.m*uint64(bucketBits(fixed.layout, fixed.f))); r > 1.02 || last.f != fixed.f {
+		t.Errorf("grown to 1B: %.3fx the fixed filter's bits, slots of %d bits against %d", r, last.f, fixed.f)
+	}
+	t.Logf("bits per item at each stage's fullest, from 1M: %.1f", large)
+}
