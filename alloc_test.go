@@ -57,10 +57,40 @@ func testAllocsOf[T Hashable](t *testing.T, cfg Config, key func(int) T) {
 	if f.c.t.k != f.c.t.g {
 		t.Fatalf("%+v: stage %d of %d after %d inserts", cfg, f.c.t.k, f.c.t.g, n)
 	}
+	ops := perKeyOps[T](f, keys, hashes, n)
+	for name, op := range ops {
+		if a := testing.AllocsPerRun(200, op); a != 0 {
+			t.Errorf("%T %+v %s: %v allocations per call", keys[0], cfg, name, a)
+		}
+	}
+}
+
+// keyOps is the per-key API that Filter and ConcurrentFilter share.
+type keyOps[T Hashable] interface {
+	Insert(T) error
+	InsertUnique(T) (bool, error)
+	Contains(T) bool
+	Count(T) int
+	Delete(T) bool
+	Hash(T) uint64
+	InsertHash(uint64) error
+	ContainsHash(uint64) bool
+	DeleteHash(uint64) bool
+	CountHash(uint64) int
+	ContainsBatch([]T, []bool) int
+	ContainsHashBatch([]uint64, []bool) int
+	InsertBatch([]T) (int, error)
+	InsertHashBatch([]uint64) (int, error)
+}
+
+// perKeyOps returns, by name, calls of each per-key operation of f on the
+// next of keys (hashes are their hashes; the first n were inserted), for
+// testing.AllocsPerRun.
+func perKeyOps[T Hashable](f keyOps[T], keys []T, hashes []uint64, n int) map[string]func() {
 	found := make([]bool, len(keys))
 	i := 0
 	next := func() T { i++; return keys[i%len(keys)] }
-	ops := map[string]func(){
+	return map[string]func(){
 		"Insert":            func() { _ = f.Insert(next()) },
 		"InsertUnique":      func() { _, _ = f.InsertUnique(next()) },
 		"Contains":          func() { f.Contains(next()) },
@@ -76,10 +106,5 @@ func testAllocsOf[T Hashable](t *testing.T, cfg Config, key func(int) T) {
 		"InsertMany":        func() { _ = f.Insert(next()); _ = f.Insert(next()); _ = f.Insert(next()) },
 		"InsertBatch":       func() { j := i % n; i++; _, _ = f.InsertBatch(keys[j : j+300]) },
 		"InsertHashBatch":   func() { j := i % n; i++; _, _ = f.InsertHashBatch(hashes[j : j+300]) },
-	}
-	for name, op := range ops {
-		if a := testing.AllocsPerRun(200, op); a != 0 {
-			t.Errorf("%T %+v %s: %v allocations per call", keys[0], cfg, name, a)
-		}
 	}
 }

@@ -539,31 +539,16 @@ func testConcurrentAllocs[T Hashable](t *testing.T, layout Layout, key func(int)
 		for _, k := range keys[:n] {
 			_ = f.Insert(k)
 		}
-		found := make([]bool, len(keys))
 		enc := make([]byte, 0, 1<<20)
-		i := 0
-		next := func() T { i++; return keys[i%len(keys)] }
-		ops := map[string]func(){
-			"Insert":            func() { _ = f.Insert(next()) },
-			"InsertUnique":      func() { _, _ = f.InsertUnique(next()) },
-			"Contains":          func() { f.Contains(next()) },
-			"Count":             func() { f.Count(next()) },
-			"Delete":            func() { f.Delete(next()) },
-			"Hash":              func() { f.Hash(next()) },
-			"InsertHash":        func() { _ = f.InsertHash(hashes[i%len(hashes)]); i++ },
-			"ContainsHash":      func() { f.ContainsHash(hashes[i%len(hashes)]); i++ },
-			"DeleteHash":        func() { f.DeleteHash(hashes[i%len(hashes)]); i++ },
-			"CountHash":         func() { f.CountHash(hashes[i%len(hashes)]); i++ },
-			"ContainsBatch":     func() { f.ContainsBatch(keys, found) },
-			"ContainsHashBatch": func() { f.ContainsHashBatch(hashes, found) },
-			"InsertMany":        func() { _ = f.Insert(next()); _ = f.Insert(next()); _ = f.Insert(next()) },
-			"InsertBatch":       func() { j := i % n; i++; _, _ = f.InsertBatch(keys[j : j+300]) },
-			"InsertHashBatch":   func() { j := i % n; i++; _, _ = f.InsertHashBatch(hashes[j : j+300]) },
-			"AppendBinary":      func() { enc, _ = f.AppendBinary(enc[:0]) },
+		ops := perKeyOps[T](f, keys, hashes, n)
+		for name, op := range map[string]func(){
+			"AppendBinary": func() { enc, _ = f.AppendBinary(enc[:0]) },
 			"Accessors": func() {
 				_ = f.Len() + f.Slots() + f.SizeBytes() + f.FingerprintBits() + f.Capacity() + f.MaxCapacity()
 				_ = f.LoadFactor() + f.EstimatedFalsePositiveRate()
 			},
+		} {
+			ops[name] = op
 		}
 		runs := 500
 		if testing.Short() {
