@@ -30,21 +30,21 @@ func containsKeys[T Hashable](c *reader, keys []T, found []bool) int {
 	n := 0
 	for off := 0; off < len(keys); off += hashBlock {
 		chunk := keys[off:min(off+hashBlock, len(keys))]
-		hashKeys(c, chunk, hs[:])
+		hashKeys(&c.h, c.kind, chunk, hs[:])
 		n += containsBatch(&c.t, hs[:len(chunk)], window(found, off))
 	}
 	return n
 }
 
-// hashKeys sets out[i] to the hash of keys[i]; out is at least as long as
-// keys.
-func hashKeys[T Hashable](c *reader, keys []T, out []uint64) {
-	if c.kind == kindInt { // 8-byte integers: hashed several at a time
-		hashBatch(&c.h, unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(keys))), len(keys)), out)
+// hashKeys sets out[i] to the hash of keys[i], keys of the given kind
+// hashed by h; out is at least as long as keys.
+func hashKeys[T Hashable](h *hasher, kind keyKind, keys []T, out []uint64) {
+	if kind == kindInt { // 8-byte integers: hashed several at a time
+		hashBatch(h, unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(keys))), len(keys)), out)
 		return
 	}
 	for i := range keys {
-		out[i] = c.hash(unsafe.Pointer(&keys[i]))
+		out[i] = h.key(kind, unsafe.Pointer(&keys[i]))
 	}
 }
 
@@ -63,7 +63,7 @@ func (f *Filter[T]) InsertBatch(keys []T) (int, error) {
 	n := 0
 	for off := 0; off < len(keys); off += hashBlock {
 		chunk := keys[off:min(off+hashBlock, len(keys))]
-		hashKeys(&f.c.reader, chunk, hs[:])
+		hashKeys(&f.c.h, f.c.kind, chunk, hs[:])
 		k, err := f.c.insertHashes(hs[:len(chunk)])
 		n += k
 		if err != nil {

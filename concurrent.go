@@ -205,9 +205,7 @@ func (f *ConcurrentFilter[T]) InsertBatch(keys []T) (int, error) {
 	n := 0
 	for off := 0; off < len(keys); off += hashBlock {
 		chunk := keys[off:min(off+hashBlock, len(keys))]
-		for i := range chunk {
-			hs[i] = f.c.hash(unsafe.Pointer(&chunk[i]))
-		}
+		hashKeys(&f.c.h, f.c.kind, chunk, hs[:])
 		k, err := f.c.insertHashes(hs[:len(chunk)])
 		n += k
 		if err != nil {
@@ -516,15 +514,13 @@ func (c *concurrent) insertLocked(h uint64) error {
 	if t.g == 0 && t.layout == Packed && t.f <= 16 {
 		fp, i1 := t.locate(h)
 		i2 := t.alt(i1, fp)
-		lo1, _ := s.read(i1)
-		lo2, _ := s.read(i2)
-		z1, z2 := t.freeMarks(lo1), t.freeMarks(lo2)
+		z1, z2 := t.freeMarks(s.readNarrow(i1)), t.freeMarks(s.readNarrow(i2))
 		i, z := i1, z1
 		if z1 == 0 {
 			i, z = i2, z2
 		}
 		if z != 0 { // an empty slot: no write session needed (put)
-			s.storeBits(i*uint64(t.bbits)+t.firstSlot(z, 0), t.f, uint64(fp), 0, false)
+			s.fill(i*uint64(t.bbits)+t.firstSlot(z, 0), fp)
 			c.count++
 			return nil
 		}

@@ -233,9 +233,19 @@ func freeSlot(s [4]uint32) int {
 	return -1
 }
 
-// touch loads a word of both buckets of every hash in hs, so that their
-// cache lines arrive while the writer works on something else.
+// touch fetches both buckets of every hash in hs into the cache, so that
+// their lines arrive while the writer works on something else: with the
+// assembly locating pass where a Filter's batches use it, else with loads.
 func (s *ctable) touch(hs []uint64) {
+	if haveAsm && useBatchAsm && s.t.m < 1<<32 && s.t.g == 0 {
+		// The locating pass prefetches; it reads nothing from the table,
+		// only its address (the words hold the table's byte stream on the
+		// little-endian hosts that have the assembly).
+		t := s.t
+		t.data = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s.words))), 8*len(s.words))
+		prefetchBucketsAsm(&t, hs)
+		return
+	}
 	var x uint64
 	w, bb := unsafe.Pointer(unsafe.SliceData(s.words)), uint64(s.t.bbits)
 	for _, h := range hs {
@@ -254,6 +264,27 @@ func (s *ctable) read(b uint64) (lo, hi uint64) {
 	i, sh := p>>6, p&63
 	w := s.words[i : i+3 : i+3]
 	return join(w[0], w[1], sh), join(w[1], w[2], sh)
+}
+
+// readNarrow is read for buckets of at most 64 bits: two plain loads.
+func (s *ctable) readNarrow(b uint64) uint64 {
+	p := b * uint64(s.t.bbits)
+	w := unsafe.Pointer(unsafe.SliceData(s.words))
+	i := p >> 6
+	return join(*(*uint64)(unsafe.Add(w, i*8)), *(*uint64)(unsafe.Add(w, i*8+8)), p&63)
+}
+
+// fill sets the empty slot at bit p, whose bits are all zero, to v (at
+// most 32 bits): v's bits are or'ed into the one or two words the slot
+// lies in, each changed word stored atomically.
+func (s *ctable) fill(p uint64, v uint32) {
+	i, sh := p>>6, p&63
+	if x := uint64(v) << sh; x != 0 {
+		s.store(i, s.words[i]|x)
+	}
+	if x := uint64(v) >> 1 >> (63 - sh); x != 0 { // the bits past word i; none when sh == 0
+		s.store(i+1, s.words[i+1]|x)
+	}
 }
 
 // slots decodes bucket b for the writer.
