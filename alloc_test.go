@@ -45,22 +45,13 @@ func testAllocs[T Hashable](t *testing.T, layout Layout, key func(int) T) {
 func testAllocsOf[T Hashable](t *testing.T, cfg Config, key func(int) T) {
 	const n = 2000
 	f := mustNew[T](t, cfg)
-	keys := make([]T, 2*n)
-	hashes := make([]uint64, len(keys))
-	for i := range keys {
-		keys[i] = key(i)
-		hashes[i] = f.Hash(keys[i])
-	}
-	for _, k := range keys[:n] {
-		_ = f.Insert(k)
-	}
+	ops := perKeyOps(f, key, n)
 	if f.c.t.k != f.c.t.g {
 		t.Fatalf("%+v: stage %d of %d after %d inserts", cfg, f.c.t.k, f.c.t.g, n)
 	}
-	ops := perKeyOps[T](f, keys, hashes, n)
 	for name, op := range ops {
 		if a := testing.AllocsPerRun(200, op); a != 0 {
-			t.Errorf("%T %+v %s: %v allocations per call", keys[0], cfg, name, a)
+			t.Errorf("%T %+v %s: %v allocations per call", key(0), cfg, name, a)
 		}
 	}
 }
@@ -83,10 +74,19 @@ type keyOps[T Hashable] interface {
 	InsertHashBatch([]uint64) (int, error)
 }
 
-// perKeyOps returns, by name, calls of each per-key operation of f on the
-// next of keys (hashes are their hashes; the first n were inserted), for
+// perKeyOps inserts key(0) .. key(n-1) into f and returns, by name, calls
+// of each per-key operation of f on the next of key(0) .. key(2n-1), for
 // testing.AllocsPerRun.
-func perKeyOps[T Hashable](f keyOps[T], keys []T, hashes []uint64, n int) map[string]func() {
+func perKeyOps[T Hashable](f keyOps[T], key func(int) T, n int) map[string]func() {
+	keys := make([]T, 2*n)
+	hashes := make([]uint64, len(keys))
+	for i := range keys {
+		keys[i] = key(i)
+		hashes[i] = f.Hash(keys[i])
+	}
+	for _, k := range keys[:n] {
+		_ = f.Insert(k)
+	}
 	found := make([]bool, len(keys))
 	i := 0
 	next := func() T { i++; return keys[i%len(keys)] }

@@ -530,17 +530,8 @@ func testConcurrentAllocs[T Hashable](t *testing.T, layout Layout, key func(int)
 		Config{Capacity: n / 8, MaxCapacity: 4 * n, Layout: layout, FingerprintBits: 12})
 	for _, cfg := range cfgs {
 		f := mustNewConcurrent[T](t, cfg)
-		keys := make([]T, 2*n)
-		hashes := make([]uint64, len(keys))
-		for i := range keys {
-			keys[i] = key(i)
-			hashes[i] = f.Hash(keys[i])
-		}
-		for _, k := range keys[:n] {
-			_ = f.Insert(k)
-		}
 		enc := make([]byte, 0, 1<<20)
-		ops := perKeyOps[T](f, keys, hashes, n)
+		ops := perKeyOps(f, key, n)
 		for name, op := range map[string]func(){
 			"AppendBinary": func() { enc, _ = f.AppendBinary(enc[:0]) },
 			"Accessors": func() {
@@ -556,7 +547,7 @@ func testConcurrentAllocs[T Hashable](t *testing.T, layout Layout, key func(int)
 		}
 		for name, op := range ops {
 			if a := testing.AllocsPerRun(runs, op); a != 0 {
-				t.Errorf("%T %+v %s: %v allocations per call", keys[0], cfg, name, a)
+				t.Errorf("%T %+v %s: %v allocations per call", key(0), cfg, name, a)
 			}
 		}
 	}
