@@ -189,10 +189,12 @@ func (f *ConcurrentFilter[T]) CountHash(h uint64) int { return f.c.countHash(h) 
 // Insert adds key; see Filter.Insert. Concurrent inserts and deletes run one
 // at a time; lookups go on meanwhile. A failed insert leaves the filter
 // exactly as it was.
-func (f *ConcurrentFilter[T]) Insert(key T) error { return f.c.insert(f.Hash(key)) }
+func (f *ConcurrentFilter[T]) Insert(key T) error { return f.c.insert(f.c.kind, unsafe.Pointer(&key)) }
 
 // InsertHash is Insert for a key hashed with Hash.
-func (f *ConcurrentFilter[T]) InsertHash(h uint64) error { return f.c.insert(h) }
+func (f *ConcurrentFilter[T]) InsertHash(h uint64) error {
+	return f.c.insert(kindHash, unsafe.Pointer(&h))
+}
 
 // InsertBatch inserts keys in order, as a loop of Insert would, and returns
 // how many went in: len(keys) and nil, or the number before the first key
@@ -457,13 +459,16 @@ func (c *concurrent) countHash(h uint64) int {
 
 // The writers: each method takes the mutex for its whole operation.
 
-func (c *concurrent) insert(h uint64) error {
+// insert adds the key of kind k at p (a hash for kindHash).
+func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
+	h := c.h.key(k, p)
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	// No defer: nothing below panics, and the unlock costs less this way.
 	err := c.insertLocked(h)
 	if err == nil {
 		c.n.Store(int64(c.count))
 	}
+	c.mu.Unlock()
 	return err
 }
 
@@ -524,6 +529,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 			c.count++
 			return nil
 		}
+		return c.displace(s, i1, fp, i2, fp) // both buckets full
 	}
 	return c.insertSlow(s, h)
 }
@@ -559,6 +565,13 @@ func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 		c.count++
 		return nil
 	}
+	return c.displace(s, b1, v1, b2, v2)
+}
+
+// displace is insertAt for buckets b1 and b2 that are full: it fails with
+// ErrTooManyDuplicates if they hold only v1 and v2, else it frees a slot
+// along a path of displacements (concurrent_search.go) and adds the key.
+func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
 	if s.matches(b1, v1)+s.matches(b2, v2) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates
 	}

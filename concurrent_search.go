@@ -45,7 +45,10 @@ func (c *concurrent) search(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint3
 	for head := 0; head < len(q); head++ {
 		n := q[head]
 		for k, v := range s.slots(uint64(n.b)) {
-			ob, ov := s.t.other(uint64(n.b), v)
+			ob, ov := s.t.alt(uint64(n.b), v), v
+			if s.t.g != 0 {
+				ob, ov = s.t.other(uint64(n.b), v)
+			}
 			if onPath(q, head, ob) {
 				continue
 			}
@@ -56,7 +59,7 @@ func (c *concurrent) search(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint3
 			// cap(q) = searchBuckets*MaxKicks + 2: an append per examined bucket never
 			// reallocates.
 			q = append(q, pathNode{b: uint32(ob), v: ov, parent: int32(head), slot: uint8(k)})
-			if s.t.hasFreeSlot(s.read(ob)) {
+			if s.hasFree(ob) {
 				return q, len(q) - 1
 			}
 		}
@@ -90,6 +93,14 @@ func (s *ctable) apply(q []pathNode, end int) {
 		s.put(uint64(p.b), s.slots(uint64(p.b)), int(n.slot), p.v)
 		n = p
 	}
+}
+
+// hasFree reports whether bucket b has an empty slot.
+func (s *ctable) hasFree(b uint64) bool {
+	if s.t.f <= 16 && s.t.layout == Packed {
+		return s.t.freeMarks(s.readNarrow(b)) != 0
+	}
+	return s.t.hasFreeSlot(s.read(b))
 }
 
 // hasFreeSlot reports whether the bucket (lo, hi) has an empty slot.

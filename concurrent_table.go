@@ -198,6 +198,12 @@ func (t *table) slotsOf(lo, hi uint64) (s [4]uint32) {
 		}
 		return t.semiSlotsOf(lo, hi)
 	}
+	if t.f <= 16 {
+		for k := range s {
+			s[k] = uint32(lo>>(uint(k)*t.f&63)) & uint32(t.slotMax)
+		}
+		return s
+	}
 	for k := range s {
 		s[k] = uint32(bits128(lo, hi, uint(k)*t.f)) & uint32(t.slotMax)
 	}
@@ -258,8 +264,12 @@ func (s *ctable) touch(hs []uint64) {
 // The writer's side: plain reads, and stores inside write sessions.
 
 // read returns bucket b as a 128-bit value with plain loads; only the
-// writer, which is the only one to store, may call it.
+// writer, which is the only one to store, may call it. Where f <= 16, a
+// bucket fits in lo, and hi is 0.
 func (s *ctable) read(b uint64) (lo, hi uint64) {
+	if s.t.f <= 16 {
+		return s.readNarrow(b), 0
+	}
 	p := b * uint64(s.t.bbits)
 	i, sh := p>>6, p&63
 	w := s.words[i : i+3 : i+3]
@@ -279,16 +289,21 @@ func (s *ctable) readNarrow(b uint64) uint64 {
 // lies in, each changed word stored atomically.
 func (s *ctable) fill(p uint64, v uint32) {
 	i, sh := p>>6, p&63
-	if x := uint64(v) << sh; x != 0 {
-		s.store(i, s.words[i]|x)
-	}
+	w := s.words[i : i+2 : i+2]
+	s.store(i, w[0]|uint64(v)<<sh) // unchanged if v lies in word i+1
 	if x := uint64(v) >> 1 >> (63 - sh); x != 0 { // the bits past word i; none when sh == 0
-		s.store(i+1, s.words[i+1]|x)
+		s.store(i+1, w[1]|x)
 	}
 }
 
 // slots decodes bucket b for the writer.
-func (s *ctable) slots(b uint64) [4]uint32 { return s.t.slotsOf(s.read(b)) }
+func (s *ctable) slots(b uint64) (v [4]uint32) {
+	if s.t.f > 16 || s.t.layout != Packed {
+		return s.t.slotsOf(s.read(b))
+	}
+	w, f, m := s.readNarrow(b), s.t.f, uint32(s.t.slotMax)
+	return [4]uint32{uint32(w) & m, uint32(w>>f) & m, uint32(w>>(2*f)) & m, uint32(w>>(3*f)) & m}
+}
 
 // begin and end open and close a write session on bucket b: its stripe's
 // version is odd between them. Every store of table words is inside one.
@@ -296,11 +311,9 @@ func (s *ctable) begin(b uint64) { s.bump(b) }
 func (s *ctable) end(b uint64)   { s.bump(b) }
 
 func (s *ctable) bump(b uint64) {
-	q := &s.seq[b&s.smask]
-	v := q.Load() + 1
-	q.Store(v)
+	v := s.seq[b&s.smask].Add(1)
 	if s.rec != nil {
-		*s.rec = append(*s.rec, cevent{s: s, version: true, i: b & s.smask, v: v})
+		s.record(true, b&s.smask, v)
 	}
 }
 
@@ -308,8 +321,16 @@ func (s *ctable) bump(b uint64) {
 func (s *ctable) store(i, w uint64) {
 	atomic.StoreUint64(&s.words[i], w)
 	if s.rec != nil {
-		*s.rec = append(*s.rec, cevent{s: s, i: i, v: w})
+		s.record(false, i, w)
 	}
+}
+
+// record appends e to the model test's record of stores. It is kept out of
+// line so that the stores inline into the writers.
+//
+//go:noinline
+func (s *ctable) record(version bool, i, v uint64) {
+	*s.rec = append(*s.rec, cevent{s: s, version: version, i: i, v: v})
 }
 
 // storeBits sets the n bits (n <= 128) at bit p to the low n bits of

@@ -50,6 +50,34 @@ func inserts(f *cuckoo.Filter[uint64], keys []uint64) int {
 	return n
 }
 
+//go:noinline
+func clookups(f *cuckoo.ConcurrentFilter[uint64], keys []uint64, reps int) int {
+	n := 0
+	for range reps {
+		for _, k := range keys {
+			if f.Contains(k) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+//go:noinline
+func cinserts(f *cuckoo.ConcurrentFilter[uint64], keys []uint64, batch bool) int {
+	if batch {
+		n, _ := f.InsertBatch(keys)
+		return n
+	}
+	n := 0
+	for _, k := range keys {
+		if f.Insert(k) == nil {
+			n++
+		}
+	}
+	return n
+}
+
 func main() {
 	if len(os.Args) < 4 {
 		fmt.Fprintln(os.Stderr, "usage: icount N BITS REPS [semi] [grow]")
@@ -59,24 +87,47 @@ func main() {
 	bits, _ := strconv.Atoi(os.Args[2])
 	reps, _ := strconv.Atoi(os.Args[3])
 	cfg := cuckoo.Config{Capacity: n, FingerprintBits: bits}
+	conc, batch := false, false
 	for _, a := range os.Args[4:] {
 		switch a {
+		case "conc":
+			conc = true
+		case "batch":
+			batch = true
 		case "semi":
 			cfg.Layout = cuckoo.SemiSorted
 		case "grow":
 			cfg.Capacity, cfg.MaxCapacity = n>>10, n
 		}
 	}
+	keys := make([]uint64, n)
+	for i := range keys {
+		keys[i] = splitmix(1, uint64(i))
+	}
+	if conc {
+		c, err := cuckoo.NewConcurrent[uint64](cfg)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		if reps < 0 {
+			fmt.Println(cinserts(c, keys[:-reps], batch))
+			return
+		}
+		fmt.Println(cinserts(c, keys, batch), clookups(c, keys, reps))
+		return
+	}
 	f, err := cuckoo.New[uint64](cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	keys := make([]uint64, n)
-	for i := range keys {
-		keys[i] = splitmix(1, uint64(i))
-	}
 	if reps < 0 {
+		if batch {
+			k, _ := f.InsertBatch(keys[:-reps])
+			fmt.Println(k)
+			return
+		}
 		fmt.Println(inserts(f, keys[:-reps]))
 		return
 	}
