@@ -290,7 +290,7 @@ func (s *ctable) readNarrow(b uint64) uint64 {
 func (s *ctable) fill(p uint64, v uint32) {
 	i, sh := p>>6, p&63
 	w := s.words[i : i+2 : i+2]
-	s.store(i, w[0]|uint64(v)<<sh) // unchanged if v lies in word i+1
+	s.store(i, w[0]|uint64(v)<<sh)                // unchanged if v lies in word i+1
 	if x := uint64(v) >> 1 >> (63 - sh); x != 0 { // the bits past word i; none when sh == 0
 		s.store(i+1, w[1]|x)
 	}
