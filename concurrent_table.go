@@ -336,6 +336,10 @@ func (s *ctable) record(version bool, i, v uint64) {
 // storeBits sets the n bits (n <= 128) at bit p to the low n bits of
 // (lo, hi), storing only the words whose bits change.
 func (s *ctable) storeBits(p uint64, n uint, lo, hi uint64, plain bool) {
+	if n <= 32 && !plain { // a packed slot: one or two words
+		s.storeSlot(p, n, uint32(lo))
+		return
+	}
 	mlo, mhi := ^uint64(0), ^uint64(0)
 	if n < 64 {
 		mlo, mhi = 1<<n-1, 0
@@ -360,6 +364,21 @@ func (s *ctable) storeBits(p uint64, n uint, lo, hi uint64, plain bool) {
 		case w != old:
 			s.store(i+k, w)
 		}
+	}
+}
+
+// storeSlot sets the n <= 32 bits at bit p to v, storing the one or two
+// words they lie in where they change.
+func (s *ctable) storeSlot(p uint64, n uint, v uint32) {
+	i, sh := p>>6, p&63
+	w := s.words[i : i+2 : i+2]
+	m := uint64(1)<<n - 1
+	if x := w[0]&^(m<<sh) | (uint64(v)&m)<<sh; x != w[0] {
+		s.store(i, x)
+	}
+	// The bits past word i: none when sh == 0.
+	if x := w[1]&^(m>>1>>(63-sh)) | (uint64(v)&m)>>1>>(63-sh); x != w[1] {
+		s.store(i+1, x)
 	}
 }
 
