@@ -380,8 +380,7 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	s := c.cur.Load()
 	t := &s.t
 	if t.class > classSemi { // f > 16, semi-sorted f = 4, growable
-		b1, v1, b2, v2 := t.place(h)
-		return c.lookupAt(s, h, b1, v1, b2, v2)
+		return c.lookupAt(s, h)
 	}
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
@@ -414,15 +413,16 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	if (q1|q2)&1 == 0 && sq1.Load() == q1 && sq2.Load() == q2 {
 		return false
 	}
-	return c.lookupAt(s, h, i1, fp, i2, fp)
+	return c.lookupAt(s, h) // a write session overlapped: read again
 }
 
-// lookupAt is a lookup of a key that bucket b1 would hold as v1 and b2 as
-// v2, in table s: validated reads (the versions of both buckets' stripes,
-// both buckets, the versions again), each answering "found" at once and
-// "absent" only if the versions were even and unchanged; after
-// maxOptimistic of them, a read under the mutex.
-func (c *concurrent) lookupAt(s *ctable, h, b1 uint64, v1 uint32, b2 uint64, v2 uint32) bool {
+// lookupAt is a lookup of the key with hash h in table s: validated reads
+// (the versions of both buckets' stripes, both buckets, the versions again),
+// each answering "found" at once and "absent" only if the versions were even
+// and unchanged; after maxOptimistic of them, a read under the mutex. It
+// locates the buckets itself, so that lookup keeps no more than h for it.
+func (c *concurrent) lookupAt(s *ctable, h uint64) bool {
+	b1, v1, b2, v2 := s.t.place(h)
 	for range maxOptimistic {
 		q1, q2 := s.version(b1), s.version(b2)
 		if s.holds(b1, v1)|s.holds(b2, v2) != 0 {
