@@ -5,10 +5,12 @@
 // that start-up, key generation and the fill cancel out; per insert, the
 // difference between filling n keys and filling one, divided by n-1.
 //
-//	icount N BITS REPS [semi] [grow]
+//	icount N BITS REPS [semi] [grow] [conc] [batch]
 //
 // REPS < 0 inserts the first -REPS keys and looks nothing up. semi makes the
-// filter semi-sorted; grow makes it growable from N/1024 to N.
+// filter semi-sorted; grow makes it growable from N/1024 to N; conc makes it
+// a ConcurrentFilter; batch inserts with one InsertBatch instead of a loop
+// of Insert.
 package main
 
 import (

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# run.sh N BITS [semi] [grow]: instructions per Contains and per Insert
-# (filling to capacity) of a filter of N uint64 keys, counted by valgrind's
-# callgrind. Counts do not depend on the machine's load, unlike timings.
+# run.sh N BITS [semi] [grow] [conc] [batch]: instructions per Contains and
+# per Insert (filling to capacity) of a filter of N uint64 keys, counted by
+# valgrind's callgrind (main.go says what the options do). Counts do not depend on the machine's load, unlike timings.
 set -euo pipefail
 cd "$(dirname "$0")"
 n=$1 bits=$2; shift 2
