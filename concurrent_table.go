@@ -317,9 +317,11 @@ func (s *ctable) bump(b uint64) {
 	}
 }
 
-// store atomically sets words[i] to w.
+// store sets words[i] to w with a release store (storeRelease): a reader
+// that loads the word atomically sees it whole, and sees every store the
+// writer made before it.
 func (s *ctable) store(i, w uint64) {
-	atomic.StoreUint64(&s.words[i], w)
+	storeRelease(&s.words[i], w)
 	if s.rec != nil {
 		s.record(false, i, w)
 	}
