@@ -280,6 +280,12 @@ func (s *ctable) read(b uint64) (lo, hi uint64) {
 func (s *ctable) readNarrow(b uint64) uint64 {
 	p := b * uint64(s.t.bbits)
 	w := unsafe.Pointer(unsafe.SliceData(s.words))
+	if haveAsm {
+		// Little-endian, so the words are the table's byte stream: one load
+		// from the bucket's first byte holds it, since buckets start on a
+		// multiple of 4 bits and a bucket of 64 bits on a byte.
+		return *(*uint64)(unsafe.Add(w, p>>3)) >> (p & 4)
+	}
 	i := p >> 6
 	return join(*(*uint64)(unsafe.Add(w, i*8)), *(*uint64)(unsafe.Add(w, i*8+8)), p&63)
 }
@@ -290,9 +296,13 @@ func (s *ctable) readNarrow(b uint64) uint64 {
 func (s *ctable) fill(p uint64, v uint32) {
 	i, sh := p>>6, p&63
 	w := s.words[i : i+2 : i+2]
-	s.store(i, w[0]|uint64(v)<<sh)                // unchanged if v lies in word i+1
+	x := w[0] | uint64(v)<<sh // unchanged if v lies in word i+1
+	storeRelease(&w[0], x)
+	s.note(false, i, x)
 	if x := uint64(v) >> 1 >> (63 - sh); x != 0 { // the bits past word i; none when sh == 0
-		s.store(i+1, w[1]|x)
+		x |= w[1]
+		storeRelease(&w[1], x)
+		s.note(false, i+1, x)
 	}
 }
 
@@ -312,18 +322,23 @@ func (s *ctable) end(b uint64)   { s.bump(b) }
 
 func (s *ctable) bump(b uint64) {
 	v := s.seq[b&s.smask].Add(1)
-	if s.rec != nil {
-		s.record(true, b&s.smask, v)
-	}
+	s.note(true, b&s.smask, v)
 }
 
 // store sets words[i] to w with a release store (storeRelease): a reader
 // that loads the word atomically sees it whole, and sees every store the
-// writer made before it.
+// writer made before it. The stores of a slot (fill, storeSlot) make the
+// same two calls themselves, so that there is no call between them and
+// storeRelease.
 func (s *ctable) store(i, w uint64) {
 	storeRelease(&s.words[i], w)
+	s.note(false, i, w)
+}
+
+// note records a store for the model test, if it records.
+func (s *ctable) note(version bool, i, v uint64) {
 	if s.rec != nil {
-		s.record(false, i, w)
+		s.record(version, i, v)
 	}
 }
 
@@ -376,11 +391,13 @@ func (s *ctable) storeSlot(p uint64, n uint, v uint32) {
 	w := s.words[i : i+2 : i+2]
 	m := uint64(1)<<n - 1
 	if x := w[0]&^(m<<sh) | (uint64(v)&m)<<sh; x != w[0] {
-		s.store(i, x)
+		storeRelease(&w[0], x)
+		s.note(false, i, x)
 	}
 	// The bits past word i: none when sh == 0.
 	if x := w[1]&^(m>>1>>(63-sh)) | (uint64(v)&m)>>1>>(63-sh); x != w[1] {
-		s.store(i+1, x)
+		storeRelease(&w[1], x)
+		s.note(false, i+1, x)
 	}
 }
 
