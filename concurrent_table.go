@@ -111,8 +111,17 @@ func loadWord(w unsafe.Pointer, i uint64) uint64 {
 	return atomic.LoadUint64((*uint64)(unsafe.Add(w, i*8)))
 }
 
-// loadNarrow is narrow for the bucket at bit p of the words at w.
+// loadNarrow is narrow for the bucket at bit p of the words at w. Where
+// unalignedLoads (amd64, outside the race detector), the words are the
+// table's byte stream and an atomic load is a plain one at any address, so
+// one 8-byte load from the bucket's first byte holds it (buckets start on a
+// multiple of 4 bits, those of 64 bits on a byte); it may straddle two
+// words, and the two halves may come from different moments: a torn read,
+// which the versions catch as they catch one of two words.
 func loadNarrow(w unsafe.Pointer, p uint64) uint64 {
+	if unalignedLoads {
+		return atomic.LoadUint64((*uint64)(unsafe.Add(w, p>>3))) >> (p & 4)
+	}
 	i := p >> 6
 	return join(loadWord(w, i), loadWord(w, i+1), p&63)
 }

@@ -13,3 +13,7 @@ package cuckoo
 //
 //go:noescape
 func storeRelease(p *uint64, v uint64)
+
+// unalignedLoads tells whether an atomic 64-bit load may read any address
+// (concurrent_table.go, loadNarrow).
+const unalignedLoads = true
