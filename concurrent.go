@@ -399,7 +399,13 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	var hit bool
 	switch t.class {
 	case class8: // a bucket is half a word
-		x := (loadWord(w, i1>>1)>>(i1&1*32)&(1<<32-1) | loadWord(w, i2>>1)>>(i2&1*32)<<32) ^ uint64(fp)*ones8
+		var x uint64
+		if unalignedLoads { // the words are the byte stream: a bucket is 4 aligned bytes
+			x = uint64(atomic.LoadUint32((*uint32)(unsafe.Add(w, i1*4)))) | uint64(atomic.LoadUint32((*uint32)(unsafe.Add(w, i2*4))))<<32
+		} else {
+			x = loadWord(w, i1>>1)>>(i1&1*32)&(1<<32-1) | loadWord(w, i2>>1)>>(i2&1*32)<<32
+		}
+		x ^= uint64(fp) * ones8
 		hit = (x-ones8)&^x&tops8 != 0
 	case class16: // a bucket is a word
 		pat := uint64(fp) * ones16
