@@ -475,7 +475,8 @@ func (c *concurrent) countHash(h uint64) int {
 func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 	h := c.h.key(k, p)
 	c.mu.Lock()
-	// No defer: nothing below panics, and the unlock costs less this way.
+	// No defer, which adds 23 instructions (5%) to an insert (bench/icount):
+	// below, only a broken invariant of the table panics (apply).
 	err := c.insertLocked(h)
 	if err == nil {
 		c.publishCount()

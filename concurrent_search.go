@@ -45,8 +45,11 @@ func (c *concurrent) search(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint3
 	for head := 0; head < len(q); head++ {
 		n := q[head]
 		for k, v := range s.slots(uint64(n.b)) {
-			ob, ov := s.t.alt(uint64(n.b), v), v
-			if s.t.g != 0 {
+			var ob uint64
+			var ov uint32
+			if s.t.g == 0 { // alt inlines, other does not
+				ob, ov = s.t.alt(uint64(n.b), v), v
+			} else {
 				ob, ov = s.t.other(uint64(n.b), v)
 			}
 			if onPath(q, head, ob) {

@@ -208,10 +208,7 @@ func (t *table) slotsOf(lo, hi uint64) (s [4]uint32) {
 		return t.semiSlotsOf(lo, hi)
 	}
 	if t.f <= 16 {
-		for k := range s {
-			s[k] = uint32(lo>>(uint(k)*t.f&63)) & uint32(t.slotMax)
-		}
-		return s
+		return narrowSlots(lo, t.f, uint32(t.slotMax))
 	}
 	for k := range s {
 		s[k] = uint32(bits128(lo, hi, uint(k)*t.f)) & uint32(t.slotMax)
@@ -301,7 +298,7 @@ func (s *ctable) readNarrow(b uint64) uint64 {
 
 // fill sets the empty slot at bit p, whose bits are all zero, to v (at
 // most 32 bits): v's bits are or'ed into the one or two words the slot
-// lies in, each changed word stored atomically.
+// lies in, each stored with a release store (store).
 func (s *ctable) fill(p uint64, v uint32) {
 	i, sh := p>>6, p&63
 	w := s.words[i : i+2 : i+2]
@@ -320,7 +317,12 @@ func (s *ctable) slots(b uint64) (v [4]uint32) {
 	if s.t.f > 16 || s.t.layout != Packed {
 		return s.t.slotsOf(s.read(b))
 	}
-	w, f, m := s.readNarrow(b), s.t.f, uint32(s.t.slotMax)
+	return narrowSlots(s.readNarrow(b), s.t.f, uint32(s.t.slotMax))
+}
+
+// narrowSlots is the four f-bit values (f <= 16) of the packed bucket in the
+// low bits of w; m is 2^f - 1.
+func narrowSlots(w uint64, f uint, m uint32) [4]uint32 {
 	return [4]uint32{uint32(w) & m, uint32(w>>f) & m, uint32(w>>(2*f)) & m, uint32(w>>(3*f)) & m}
 }
 
@@ -351,8 +353,8 @@ func (s *ctable) note(version bool, i, v uint64) {
 	}
 }
 
-// record appends e to the model test's record of stores. It is kept out of
-// line so that the stores inline into the writers.
+// record appends a store to the model test's record. It is kept out of
+// line so that note inlines into the writers.
 //
 //go:noinline
 func (s *ctable) record(version bool, i, v uint64) {
