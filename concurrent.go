@@ -361,12 +361,7 @@ func (f *ConcurrentFilter[T]) describe(name string) string {
 }
 
 // hash is the hash of the key of the filter's kind at p.
-func (c *concurrent) hash(p unsafe.Pointer) uint64 {
-	if c.kind == kindInt {
-		return c.h.u64(*(*uint64)(p))
-	}
-	return c.h.key(c.kind, p)
-}
+func (c *concurrent) hash(p unsafe.Pointer) uint64 { return c.h.key(c.kind, p) }
 
 // lookup reports whether the filter may hold the key of kind k at p (a hash
 // for kindHash), without a lock: the argument at the top of this file. For

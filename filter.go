@@ -186,12 +186,7 @@ func (f *Filter[T]) SizeBytes() int { return len(f.c.t.data) }
 func (f *Filter[T]) EstimatedFalsePositiveRate() float64 { return f.c.estimatedFPR() }
 
 // hash is the hash of the key of the reader's kind at p.
-func (c *reader) hash(p unsafe.Pointer) uint64 {
-	if c.kind == kindInt { // the common case, inlined
-		return c.h.u64(*(*uint64)(p))
-	}
-	return c.h.key(c.kind, p)
-}
+func (c *reader) hash(p unsafe.Pointer) uint64 { return c.h.key(c.kind, p) }
 
 func (c *reader) countHash(h uint64) int { return c.t.countMatches(c.t.place(h)) }
 
