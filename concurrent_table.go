@@ -220,7 +220,7 @@ func (t *table) slotsOf(lo, hi uint64) (s [4]uint32) {
 // when packed, sorted when semi-sorted.
 func (t *table) packSlots(s [4]uint32) (lo, hi uint64) {
 	if t.layout == SemiSorted {
-		return t.semiPack(sort4(s))
+		return t.semiPack(s[0], s[1], s[2], s[3])
 	}
 	for k, v := range s {
 		pos := uint(k) * t.f

@@ -207,48 +207,49 @@ func (t *table) semiAdd2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 		}
 	}
 	s := t.semiNarrowSlots(b)
-	s[0] = v
+	s[0] = v // the smallest, 0: the free slot
 	t.semiWrite(i, s)
 	return true
 }
 
-// semiWrite sorts s and stores it as bucket i, leaving every other bit of
-// the table as it was. It returns s sorted.
-func (t *table) semiWrite(i uint64, s [4]uint32) [4]uint32 {
-	s = sort4(s)
-	w := t.w & 31 // w < 29: the mask spares the shifts' checks
-	lo := uint64(semiEncode(s[0]>>w, s[1]>>w, s[2]>>w, s[3]>>w))
-	if t.f <= 16 { // 12 + 4w <= 60 bits: one word, one read-modify-write
-		mask := t.lowMask
-		lo |= uint64(s[0]&mask)<<semiCodeBits | uint64(s[1]&mask)<<(semiCodeBits+w) |
-			uint64(s[2]&mask)<<(semiCodeBits+2*w) | uint64(s[3]&mask)<<(semiCodeBits+3*w)
-		p := i * uint64(t.bbits)
-		o, sh := p>>3, p&7
-		bucket := (uint64(1)<<(t.bbits&63) - 1) << sh
-		store64(t.data, o, load64(t.data, o)&^bucket|lo<<sh)
-		return s
+// semiWrite stores the fingerprints s, in any order, as bucket i, leaving
+// every other bit of the table as it was.
+func (t *table) semiWrite(i uint64, s [4]uint32) {
+	lo, hi := t.semiPack(s[0], s[1], s[2], s[3])
+	if t.f > 16 {
+		t.writeBucket(i, lo, hi)
+		return
 	}
-	var hi uint64
-	for k := uint(0); k < slotsPerBucket; k++ {
-		v, pos := uint64(s[k]&t.lowMask), semiCodeBits+k*t.w
-		if pos < 64 {
-			lo |= v << pos
-			hi |= v >> (64 - pos)
-		} else {
-			hi |= v << (pos - 64)
-		}
-	}
-	t.writeBucket(i, lo, hi)
-	return s
+	// 12 + 4w <= 60 bits: one word, one read-modify-write.
+	p := i * uint64(t.bbits)
+	o, sh := p>>3, p&7
+	bucket := (uint64(1)<<(t.bbits&63) - 1) << sh
+	store64(t.data, o, load64(t.data, o)&^bucket|lo<<sh)
 }
 
-// semiPack is the encoding of a bucket holding the sorted fingerprints s,
-// as a 128-bit value: what semiWrite stores, for callers that store it
-// themselves (the concurrent filter).
-func (t *table) semiPack(s [4]uint32) (lo, hi uint64) {
-	lo = uint64(semiEncode(s[0]>>t.w, s[1]>>t.w, s[2]>>t.w, s[3]>>t.w))
-	for k := uint(0); k < slotsPerBucket; k++ {
-		v, pos := uint64(s[k]&t.lowMask), semiCodeBits+k*t.w
+// semiPack is the encoding of a bucket holding the fingerprints a, b, c, d,
+// in any order, as a 128-bit value: what semiWrite stores, for callers that
+// store it themselves (the concurrent filter).
+//
+// It sorts them with a five-comparator network. The order of fingerprints
+// is random, so a branch on it would be mispredicted half the time; the
+// comparators are arithmetic (minMax) because the compiler makes min and
+// max branches where, as here, the results index a table (semiEncode). The
+// values are scalars, not an array's elements, so they stay in registers.
+func (t *table) semiPack(a, b, c, d uint32) (lo, hi uint64) {
+	a, b = minMax(a, b)
+	c, d = minMax(c, d)
+	a, c = minMax(a, c)
+	b, d = minMax(b, d)
+	b, c = minMax(b, c)
+	w, mask := t.w&31, t.lowMask // w < 29: the mask spares the shifts' checks
+	lo = uint64(semiEncode(a>>w, b>>w, c>>w, d>>w))
+	if t.f <= 16 { // 12 + 4w <= 60 bits: no high word
+		return lo | uint64(a&mask)<<semiCodeBits | uint64(b&mask)<<(semiCodeBits+w) |
+			uint64(c&mask)<<(semiCodeBits+2*w) | uint64(d&mask)<<(semiCodeBits+3*w), 0
+	}
+	for k, v := range [4]uint32{a, b, c, d} {
+		v, pos := uint64(v&mask), semiCodeBits+uint(k)*w
 		if pos < 64 {
 			lo |= v << pos
 			hi |= v >> (64 - pos)
@@ -278,17 +279,11 @@ func (t *table) writeBucket(i uint64, lo, hi uint64) {
 	store64(t.data, o+8, load64(t.data, o+8)&^mhi|hi&mhi)
 }
 
-// sort4 sorts four values with a five-comparator network of min and max,
-// which compile to conditional moves: the order of fingerprints is random,
-// and branches on it would be mispredicted half the time.
-func sort4(s [4]uint32) [4]uint32 {
-	a, b, c, d := s[0], s[1], s[2], s[3]
-	a, b = min(a, b), max(a, b)
-	c, d = min(c, d), max(c, d)
-	a, c = min(a, c), max(a, c)
-	b, d = min(b, d), max(b, d)
-	b, c = min(b, c), max(b, c)
-	return [4]uint32{a, b, c, d}
+// minMax is (min(a, b), max(a, b)) without a branch.
+func minMax(a, b uint32) (uint32, uint32) {
+	swap := uint32(int64(uint64(b)-uint64(a)) >> 63) // all ones when b < a
+	x := (a ^ b) & swap
+	return a ^ x, b ^ x
 }
 
 // semiValid reports whether bucket i is a valid encoding: a code below 3876
@@ -326,12 +321,16 @@ func (t *table) semiRemove(i uint64, fp uint32) bool {
 }
 
 // semiSwap replaces the k-th smallest fingerprint of bucket i with fp; the
-// bucket is re-sorted, and at is fp's new rank.
+// bucket is re-sorted, and at is fp's new rank: the first slot that holds
+// fp once sorted, after the fingerprints smaller than it.
 func (t *table) semiSwap(i uint64, k uint, fp uint32) (old uint32, at uint) {
 	s := t.semiSlots(i)
 	old, s[k] = s[k], fp
-	s = t.semiWrite(i, s)
-	for at = 0; s[at] != fp; at++ {
+	t.semiWrite(i, s)
+	for _, v := range s {
+		if v < fp {
+			at++
+		}
 	}
 	return old, at
 }

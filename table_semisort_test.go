@@ -2,6 +2,7 @@ package cuckoo
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 )
 
@@ -54,7 +55,7 @@ func TestSemiBucketsEveryWidth(t *testing.T) {
 						for k, p := range [4]uint32{a, b, c, d} {
 							want[k] = p<<tb.w | uint32(r.Uint64())&tb.lowMask
 						}
-						want = sort4(want)
+						slices.Sort(want[:])
 						before := bytes.Clone(tb.data)
 						tb.semiWrite(i, [4]uint32{want[2], want[0], want[3], want[1]})
 						if got := tb.semiSlots(i); got != want {
