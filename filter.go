@@ -204,9 +204,11 @@ func (c *reader) estimatedFPR() float64 {
 //
 // Its first part is the common case of a packed table with slots of at
 // most 16 bits and a free slot in one of the key's buckets, in one
-// function: both
-// buckets read before either is tested, the bucket chosen by a conditional
-// move, the slot written in place.
+// function: both buckets read before either is tested, the bucket chosen by
+// a conditional move, the slot written in place. A fixed table goes from
+// there, or from a semi-sorted table's add2, straight to the displacement
+// walk (insertFull) when both buckets are full; the other cases take
+// insertSlow.
 func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 	h := c.h.key(k, p)
 	t := &c.t
@@ -230,8 +232,25 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 			c.count++
 			return nil
 		}
+		if t.g == 0 {
+			return c.insertFull(i1, v1, i2, v2)
+		}
+	}
+	if t.layout == SemiSorted && t.g == 0 {
+		return c.insertSemi(h)
 	}
 	return c.insertSlow(h)
+}
+
+// insertSemi is insert's common case for a fixed semi-sorted table.
+func (c *core) insertSemi(h uint64) error {
+	fp, i1 := c.t.locate(h)
+	i2 := c.t.alt(i1, fp)
+	if c.t.semiAdd2(i1, fp, i2, fp) {
+		c.count++
+		return nil
+	}
+	return c.insertFull(i1, fp, i2, fp)
 }
 
 // insertSlow is insert for everything but the common case: a full pair of
@@ -264,8 +283,13 @@ func (c *core) insertAt(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
 		c.count++
 		return nil
 	}
-	// Both buckets are full. If they hold nothing but the key's fingerprint,
-	// no displacement can help: it can only ever live in these two buckets.
+	return c.insertFull(i1, v1, i2, v2)
+}
+
+// insertFull is insertAt once both buckets are known to be full.
+func (c *core) insertFull(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
+	// If they hold nothing but the key's fingerprint, no displacement can
+	// help: it can only ever live in these two buckets.
 	if c.t.countMatches(i1, v1, i2, v2) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates
 	}
