@@ -106,8 +106,7 @@ func (t *table) packedAdd(i uint64, fp uint32) bool {
 }
 
 // packedAdd2 is add2 for the packed layout. Both buckets are read before
-// either is tested, so that their cache misses overlap, and the choice
-// between them is a conditional move, not a branch.
+// either is tested, so that their cache misses overlap.
 func (t *table) packedAdd2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	if t.f > 16 {
 		return t.packedAdd(i1, v1) || t.packedAdd(i2, v2)

@@ -152,3 +152,18 @@ func TestSemiInvalidBuckets(t *testing.T) {
 		}
 	}
 }
+
+func TestMinMax(t *testing.T) {
+	edge := []uint32{0, 1, 2, 1<<31 - 1, 1 << 31, 1<<31 + 1, 1<<32 - 2, 1<<32 - 1}
+	r := newRand(1)
+	for range 10000 {
+		edge = append(edge, uint32(r.Uint64()))
+	}
+	for _, a := range edge[:64] {
+		for _, b := range edge {
+			if lo, hi := minMax(a, b); lo != min(a, b) || hi != max(a, b) {
+				t.Fatalf("minMax(%d, %d) = %d, %d", a, b, lo, hi)
+			}
+		}
+	}
+}
