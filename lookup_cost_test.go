@@ -8,10 +8,10 @@ import (
 )
 
 // mulHash is a one-multiply hash of an integer key: the 128-bit product of
-// the key (xored with a seed) and an odd constant, its halves folded. The
-// C++ of the paper's authors hashes integers with a hash of this shape (a
-// multiply and an add); this package does not use it. BenchmarkLookupCost
-// times it, and TestStructuredKeys shows why the filter does not use it.
+// the key (xored with a seed) and an odd constant, its halves folded: the
+// cost of the C++ of the paper's authors, whose integer hash is one
+// multiply and an add. This package does not use it: BenchmarkLookupCost
+// times it, and TestStructuredKeys shows why.
 func mulHash(k uint64) uint64 {
 	hi, lo := bits.Mul64(k^DefaultSeed, 0x9fb21c651e98df25)
 	return hi ^ lo
