@@ -70,8 +70,9 @@ import (
 //
 // Growth and Reset never change a published table: they build a new one
 // (growth: the doubled table, from the old one, which no writer changes
-// meanwhile; Reset: an empty one) and publish it with one atomic pointer
-// store. A lookup loads the pointer once. A key inserted before the lookup
+// meanwhile, published only once the insert that doubled it has put its
+// key in, so a failed insert publishes nothing; Reset: an empty one) and
+// publish it with one atomic pointer store. A lookup loads the pointer once. A key inserted before the lookup
 // began is in the table it loads: that table was current when the insert
 // finished, or was published later by a doubling, which keeps every
 // fingerprint. A lookup on a table that has since been replaced answers for
@@ -549,22 +550,33 @@ func (c *concurrent) insertLocked(h uint64) error {
 }
 
 // insertSlow is Filter's insertSlow: a growable filter doubles when its
-// stage is full and when an insert fails while it can double.
+// stage is full and when an insert fails while it can double. The doubled
+// tables stay private until the key is in one: only then is that one
+// published, so an insert that fails publishes nothing and leaves the
+// filter exactly as it was, stage included. Until then lookups use s,
+// which holds every key stored before this insert.
 func (c *concurrent) insertSlow(s *ctable, h uint64) error {
-	if s.t.canGrow() && c.count >= s.t.stageCapacity() {
-		b1, v1, b2, v2 := s.t.place(h)
-		if s.matches(b1, v1)+s.matches(b2, v2) == 2*slotsPerBucket {
+	n := s // the table the key goes into
+	if n.t.canGrow() && c.count >= n.t.stageCapacity() {
+		b1, v1, b2, v2 := n.t.place(h)
+		if n.matches(b1, v1)+n.matches(b2, v2) == 2*slotsPerBucket {
 			return ErrTooManyDuplicates
 		}
-		s = c.grow(s)
+		n = n.double()
 	}
 	for {
-		b1, v1, b2, v2 := s.t.place(h)
-		err := c.insertAt(s, b1, v1, b2, v2)
-		if err != ErrFull || !s.t.canGrow() {
+		b1, v1, b2, v2 := n.t.place(h)
+		err := c.insertAt(n, b1, v1, b2, v2)
+		if err == nil {
+			if n != s {
+				c.publish(n)
+			}
+			return nil
+		}
+		if err != ErrFull || !n.t.canGrow() {
 			return err
 		}
-		s = c.grow(s)
+		n = n.double()
 	}
 }
 
@@ -598,14 +610,12 @@ func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 	return nil
 }
 
-// grow publishes the doubled table of s and returns it.
-func (c *concurrent) grow(s *ctable) *ctable {
-	n := s.double()
+// publish makes n the table that lookups load.
+func (c *concurrent) publish(n *ctable) {
 	c.cur.Store(n)
 	if n.rec != nil {
 		*n.rec = append(*n.rec, cevent{s: n, publish: true, words: append([]uint64(nil), n.words...)})
 	}
-	return n
 }
 
 func (c *concurrent) delete(h uint64) bool {
@@ -630,10 +640,7 @@ func (c *concurrent) reset() {
 	s := c.cur.Load()
 	n := newCtable(tableShape(s.t.m0, s.t.fbits, s.t.g, 0, s.t.layout))
 	n.rec = s.rec
-	c.cur.Store(n)
-	if n.rec != nil {
-		*n.rec = append(*n.rec, cevent{s: n, publish: true, words: append([]uint64(nil), n.words...)})
-	}
+	c.publish(n)
 	c.count = 0
 	c.publishCount()
 	c.rng = c.h.seed

@@ -259,9 +259,16 @@ func (c *core) insertSemi(h uint64) error {
 // first when it holds as many items as its stage is made for, and again
 // when an insert fails (ErrFull, undone) while it can double. Only a
 // filter that cannot double any more returns ErrFull. ErrTooManyDuplicates
-// is returned before any doubling, so the filter is then unchanged: a
-// doubling keeps the copies of a key together, so it would not help.
+// is returned before any doubling: a doubling keeps the copies of a key
+// together, so it would not help.
+//
+// An insert that fails after doubling leaves the table it began with, so
+// that the filter is exactly as it was, stage and bytes: a doubling builds
+// a new table and does not touch the old one. Failing at the last stage
+// after doublings takes a tiny MaxKicks or keys that collide on purpose;
+// each such failure then repeats the doublings.
 func (c *core) insertSlow(h uint64) error {
+	old := c.t
 	if c.t.canGrow() && c.count >= c.t.stageCapacity() {
 		if c.t.countMatches(c.t.place(h)) == 2*slotsPerBucket {
 			return ErrTooManyDuplicates
@@ -270,7 +277,11 @@ func (c *core) insertSlow(h uint64) error {
 	}
 	for {
 		err := c.insertAt(c.t.place(h))
+		if err == nil {
+			return nil
+		}
 		if err != ErrFull || !c.t.canGrow() {
+			c.t = old
 			return err
 		}
 		c.grow()

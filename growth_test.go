@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -411,4 +412,62 @@ func TestGrowthScales(t *testing.T) {
 		t.Errorf("grown to 1B: %.3fx the fixed filter's bits, slots of %d bits against %d", r, last.f, fixed.f)
 	}
 	t.Logf("bits per item at each stage's fullest, from 1M: %.1f", large)
+}
+
+// TestFailedInsertAfterDoubling fills a key's two buckets with copies of
+// it, then inserts another key that has the same two buckets at every
+// stage: its insert fails, doubles the filter (a doubling keeps both keys
+// together), fails again, and must leave the filter exactly as it was: the
+// same stage, bytes and Len, and for a ConcurrentFilter the same published
+// table.
+func TestFailedInsertAfterDoubling(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for _, maxCap := range []int{200, 400, 800} {
+			cfg := Config{Capacity: 100, MaxCapacity: maxCap, FingerprintBits: 8, Layout: layout, Seed: 3}
+			f := mustNew[uint64](t, cfg)
+			cf := mustNewConcurrent[uint64](t, cfg)
+			const a = 1
+			for range 2 * slotsPerBucket {
+				if f.Insert(a) != nil || cf.Insert(a) != nil {
+					t.Fatalf("%+v: the first 8 copies of a key must go in", cfg)
+				}
+			}
+			// b: a key with a's buckets at every stage and another
+			// fingerprint.
+			t0 := f.c.t
+			pairs := func(h uint64) (p []uint64) {
+				for k := uint(0); k <= t0.g; k++ {
+					s := tableShape(t0.m0, t0.fbits, t0.g, k, t0.layout)
+					b1, _, b2, _ := s.place(h)
+					p = append(p, min(b1, b2), max(b1, b2))
+				}
+				return p
+			}
+			want, b := pairs(f.Hash(a)), uint64(2)
+			for !slices.Equal(pairs(f.Hash(b)), want) || f.Count(b) != 0 {
+				b++
+			}
+			if t0.g == 0 {
+				t.Fatalf("%+v: no doublings: the test tests nothing", cfg)
+			}
+			before, n := bytes.Clone(f.c.t.data), f.Len()
+			if err := f.Insert(b); !errors.Is(err, ErrFull) {
+				t.Fatalf("%+v: Insert(%d) into a's full buckets: %v, want ErrFull", cfg, b, err)
+			}
+			if f.c.t.k != 0 || !bytes.Equal(before, f.c.t.data) || f.Len() != n {
+				t.Fatalf("%+v: a failed insert changed the filter: stage %d, Len %d -> %d", cfg, f.c.t.k, n, f.Len())
+			}
+			s := cf.c.cur.Load()
+			words := slices.Clone(s.words)
+			if err := cf.Insert(b); !errors.Is(err, ErrFull) {
+				t.Fatalf("%+v: concurrent Insert(%d) into a's full buckets: %v, want ErrFull", cfg, b, err)
+			}
+			if cf.c.cur.Load() != s || !slices.Equal(words, s.words) || cf.Len() != n {
+				t.Fatalf("%+v: a failed concurrent insert changed the filter", cfg)
+			}
+			if f.Count(a) != 2*slotsPerBucket || cf.Count(a) != 2*slotsPerBucket {
+				t.Fatalf("%+v: copies of a lost", cfg)
+			}
+		}
+	})
 }
