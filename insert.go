@@ -24,6 +24,14 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	if c.maxKicks > kickStackSteps {
 		path = c.kickBuf
 	}
+	if c.t.layout == Packed && c.t.f <= 16 && c.t.g == 0 {
+		return c.kickNarrow(path, i1, i2, v1)
+	}
+	return c.kickWalk(path, i1, v1, i2, v2)
+}
+
+// kickWalk is kick for any table, with path to record the steps in.
+func (c *core) kickWalk(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	t := &c.t
 	b, cur := i1, v1
 	var r uint64
@@ -42,11 +50,62 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 			return true
 		}
 	}
-	for k := c.maxKicks - 1; k >= 0; k-- {
-		b, cur = t.other(b, cur)
-		cur, _ = t.swap(b, step(path, k), cur)
-	}
+	c.unkick(path, b, cur)
 	return false
+}
+
+// kickNarrow is kick for a fixed packed table with f <= 16, whose buckets
+// are one word each. It takes the same steps as kick, with fewer
+// instructions: a step reads its bucket once, and the look-ahead's reads of
+// the four other buckets are what the step then uses, both for the bucket
+// the victim goes to and for that bucket's free slot. (The bucket written,
+// b, is never one of them: alt(b, fp) != b.)
+func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
+	t := &c.t
+	f, mask, bbits := t.f&31, uint32(t.slotMax), uint64(t.bbits)
+	b, cur := i1, fp
+	var r uint64
+	for k := 0; k < c.maxKicks; k++ {
+		if k%32 == 0 {
+			r = c.rand()
+			if k == 0 && r>>63 != 0 {
+				b = i2
+			}
+		}
+		w := t.narrowWord(b)
+		var o, z [slotsPerBucket]uint64
+		for j := range o {
+			o[j] = t.alt(b, uint32(w>>(uint(j)*f))&mask)
+			z[j] = t.freeMarks(t.narrowWord(o[j]))
+		}
+		at := uint(r & 3)
+		r >>= 2
+		for n := uint(0); n < slotsPerBucket; n++ {
+			if j := (at + n) % slotsPerBucket; z[j] != 0 {
+				at = j
+				break
+			}
+		}
+		victim := uint32(w>>(at*f)) & mask
+		t.setSlotAt(b*bbits+uint64(at*f), cur)
+		setStep(path, k, at)
+		b, cur = o[at], victim
+		if z[at] != 0 {
+			t.putFirst(b, z[at], cur)
+			return true
+		}
+	}
+	c.unkick(path, b, cur)
+	return false
+}
+
+// unkick undoes a failed walk of c.maxKicks steps that ended holding cur,
+// taken out of bucket b.
+func (c *core) unkick(path []byte, b uint64, cur uint32) {
+	for k := c.maxKicks - 1; k >= 0; k-- {
+		b, cur = c.t.other(b, cur)
+		cur, _ = c.t.swap(b, step(path, k), cur)
+	}
 }
 
 // victim picks the slot of bucket b to displace: the first, from slot

@@ -1,0 +1,51 @@
+package cuckoo
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestKickNarrowSameWalk checks kickNarrow against kickWalk, the walk for
+// any table: from the same table and PRNG state, every displacement must
+// give the same result, the same bytes and the same PRNG state, for every
+// width kickNarrow serves, for walks that succeed and walks that fail and
+// are undone (MaxKicks 3).
+func TestKickNarrowSameWalk(t *testing.T) {
+	for fb := 4; fb <= 16; fb++ {
+		for _, kicks := range []int{3, 500} {
+			f := mustNew[uint64](t, Config{Capacity: 4000, FingerprintBits: fb, MaxKicks: kicks, Seed: uint64(fb)})
+			g := f.Clone()
+			rng := rand.New(rand.NewPCG(uint64(fb), uint64(kicks)))
+			var path, gpath [kickStackSteps / 4]byte
+			walks, fails := 0, 0
+			for f.LoadFactor() < 0.97 && walks < 2000 {
+				h := rng.Uint64()
+				b1, v1, b2, v2 := f.c.t.place(h)
+				if f.c.t.add2(b1, v1, b2, v2) {
+					g.c.t.add2(b1, v1, b2, v2)
+					f.c.count++
+					g.c.count++
+					continue
+				}
+				before := bytes.Clone(f.c.t.data)
+				walks++
+				ok := f.c.kickNarrow(path[:], b1, b2, v1)
+				gok := g.c.kickWalk(gpath[:], b1, v1, b2, v2)
+				if ok != gok || !bytes.Equal(f.c.t.data, g.c.t.data) || f.c.rng != g.c.rng {
+					t.Fatalf("f=%d MaxKicks %d, walk %d: kickNarrow %v, kickWalk %v, tables equal %v",
+						fb, kicks, walks, ok, gok, bytes.Equal(f.c.t.data, g.c.t.data))
+				}
+				if !ok {
+					fails++
+					if !bytes.Equal(before, f.c.t.data) {
+						t.Fatalf("f=%d: a failed walk was not undone", fb)
+					}
+				}
+			}
+			if walks < 100 || kicks == 3 && fails == 0 {
+				t.Fatalf("f=%d MaxKicks %d: %d walks, %d failed: too few to compare", fb, kicks, walks, fails)
+			}
+		}
+	}
+}
