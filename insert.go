@@ -61,8 +61,17 @@ func (c *core) kickWalk(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32)
 // the victim goes to and for that bucket's free slot. (The bucket written,
 // b, is never one of them: alt(b, fp) != b.)
 func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
+	// What a step needs, in locals: the compiler reloads fields after each
+	// store to the table.
 	t := &c.t
-	f, mask, bbits := t.f&31, uint32(t.slotMax), uint64(t.bbits)
+	data, m, bbits := t.data, t.m0, uint64(t.bbits)
+	f, mask := t.f&31, uint64(t.slotMax)
+	ones, tops := t.lanes.onesLo, t.lanes.topsLo
+	word := func(i uint64) uint64 { // narrowWord, for byte-aligned buckets too
+		p := i * bbits
+		return load64At(data, p>>3) >> (p & 7)
+	}
+	free := func(w uint64) uint64 { return (w - ones) &^ w & tops } // freeMarks
 	b, cur := i1, fp
 	var r uint64
 	for k := 0; k < c.maxKicks; k++ {
@@ -72,12 +81,12 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 				b = i2
 			}
 		}
-		w := t.narrowWord(b)
-		var o, z [slotsPerBucket]uint64
-		for j := range o {
-			o[j] = t.alt(b, uint32(w>>(uint(j)*f))&mask)
-			z[j] = t.freeMarks(t.narrowWord(o[j]))
+		w := word(b)
+		o := [slotsPerBucket]uint64{
+			altOn(b, uint32(w&mask), m), altOn(b, uint32(w>>f&mask), m),
+			altOn(b, uint32(w>>(2*f)&mask), m), altOn(b, uint32(w>>(3*f)&mask), m),
 		}
+		z := [slotsPerBucket]uint64{free(word(o[0])), free(word(o[1])), free(word(o[2])), free(word(o[3]))}
 		at := uint(r & 3)
 		r >>= 2
 		for n := uint(0); n < slotsPerBucket; n++ {
@@ -86,8 +95,9 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 				break
 			}
 		}
-		victim := uint32(w>>(at*f)) & mask
-		t.setSlotAt(b*bbits+uint64(at*f), cur)
+		sh := at * f
+		victim := uint32(w >> sh & mask)
+		t.setSlotAt(b*bbits+uint64(sh), cur)
 		setStep(path, k, at)
 		b, cur = o[at], victim
 		if z[at] != 0 {
