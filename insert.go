@@ -24,8 +24,11 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	if c.maxKicks > kickStackSteps {
 		path = c.kickBuf
 	}
-	if c.t.layout == Packed && c.t.f <= 16 && c.t.g == 0 {
-		return c.kickNarrow(path, i1, i2, v1)
+	if c.t.f <= 16 && c.t.g == 0 {
+		if c.t.layout == Packed {
+			return c.kickNarrow(path, i1, i2, v1)
+		}
+		return c.kickSemi(path, i1, i2, v1)
 	}
 	return c.kickWalk(path, i1, v1, i2, v2)
 }
@@ -102,6 +105,52 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 		b, cur = o[at], victim
 		if z[at] != 0 {
 			t.putFirst(b, z[at], cur)
+			return true
+		}
+	}
+	c.unkick(path, b, cur)
+	return false
+}
+
+// kickSemi is kickNarrow for a fixed semi-sorted table with f <= 16: the
+// same steps as kick, each decoding its bucket once and reusing the
+// look-ahead's reads. A slot number is a rank in the bucket's sorted order.
+func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
+	t := &c.t
+	m := t.m0
+	b, cur := i1, fp
+	var r uint64
+	for k := 0; k < c.maxKicks; k++ {
+		if k%32 == 0 {
+			r = c.rand()
+			if k == 0 && r>>63 != 0 {
+				b = i2
+			}
+		}
+		s := t.semiNarrowSlots(t.narrowWord(b))
+		o := [slotsPerBucket]uint64{altOn(b, s[0], m), altOn(b, s[1], m), altOn(b, s[2], m), altOn(b, s[3], m)}
+		ow := [slotsPerBucket]uint64{t.narrowWord(o[0]), t.narrowWord(o[1]), t.narrowWord(o[2]), t.narrowWord(o[3])}
+		at := uint(r & 3)
+		r >>= 2
+		for n := uint(0); n < slotsPerBucket; n++ {
+			if j := (at + n) % slotsPerBucket; t.semiFree(ow[j]) {
+				at = j
+				break
+			}
+		}
+		victim := s[at]
+		s[at] = cur
+		t.semiWrite(b, s)
+		rank := uint(0) // cur's slot once sorted, as semiSwap gives it
+		for _, v := range s {
+			if v < cur {
+				rank++
+			}
+		}
+		setStep(path, k, rank)
+		b, cur = o[at], victim
+		if t.semiFree(ow[at]) {
+			t.semiPut(b, ow[at], cur)
 			return true
 		}
 	}

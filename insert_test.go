@@ -6,18 +6,22 @@ import (
 	"testing"
 )
 
-// TestKickNarrowSameWalk checks kickNarrow against kickWalk, the walk for
-// any table: from the same table and PRNG state, every displacement must
-// give the same result, the same bytes and the same PRNG state, for every
-// width kickNarrow serves, for walks that succeed and walks that fail and
-// are undone (MaxKicks 3).
-func TestKickNarrowSameWalk(t *testing.T) {
+// TestKickSameWalk checks kickNarrow and kickSemi against kickWalk,
+// the walk for any table: from the same table and PRNG state, every
+// displacement must give the same result, the same bytes and the same PRNG
+// state, for every width and layout they serve, for walks that succeed and
+// walks that fail and are undone (MaxKicks 3).
+func TestKickSameWalk(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) { testKickSameWalk(t, layout) })
+}
+
+func testKickSameWalk(t *testing.T, layout Layout) {
 	for fb := 4; fb <= 16; fb++ {
 		for _, kicks := range []int{3, 500} {
-			f := mustNew[uint64](t, Config{Capacity: 4000, FingerprintBits: fb, MaxKicks: kicks, Seed: uint64(fb)})
+			f := mustNew[uint64](t, Config{Capacity: 4000, FingerprintBits: fb, Layout: layout, MaxKicks: kicks, Seed: uint64(fb)})
 			g := f.Clone()
 			rng := rand.New(rand.NewPCG(uint64(fb), uint64(kicks)))
-			var path, gpath [kickStackSteps / 4]byte
+			var gpath [kickStackSteps / 4]byte
 			walks, fails := 0, 0
 			for f.LoadFactor() < 0.97 && walks < 2000 {
 				h := rng.Uint64()
@@ -30,10 +34,10 @@ func TestKickNarrowSameWalk(t *testing.T) {
 				}
 				before := bytes.Clone(f.c.t.data)
 				walks++
-				ok := f.c.kickNarrow(path[:], b1, b2, v1)
+				ok := f.c.kick(b1, v1, b2, v2)
 				gok := g.c.kickWalk(gpath[:], b1, v1, b2, v2)
 				if ok != gok || !bytes.Equal(f.c.t.data, g.c.t.data) || f.c.rng != g.c.rng {
-					t.Fatalf("f=%d MaxKicks %d, walk %d: kickNarrow %v, kickWalk %v, tables equal %v",
+					t.Fatalf("f=%d MaxKicks %d, walk %d: kick %v, kickWalk %v, tables equal %v",
 						fb, kicks, walks, ok, gok, bytes.Equal(f.c.t.data, g.c.t.data))
 				}
 				if !ok {

@@ -206,16 +206,32 @@ func (t *table) semiAdd2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 			return false
 		}
 	}
-	s := t.semiNarrowSlots(b)
-	s[0] = v // the smallest, 0: the free slot
-	t.semiWrite(i, s)
+	t.semiPut(i, b, v)
 	return true
+}
+
+// semiPut adds v to bucket i, given as narrowWord (f <= 16), which has a
+// free slot.
+func (t *table) semiPut(i, b uint64, v uint32) {
+	s := t.semiNarrowSlots(b)
+	// s is sorted and s[0], the smallest, is 0, the free slot: v takes its
+	// place and moves up to its rank, three comparators instead of a sort.
+	v, s[1] = minMax(v, s[1])
+	s[1], s[2] = minMax(s[1], s[2])
+	s[2], s[3] = minMax(s[2], s[3])
+	lo, hi := t.semiPackSorted(v, s[1], s[2], s[3])
+	t.semiStore(i, lo, hi)
 }
 
 // semiWrite stores the fingerprints s, in any order, as bucket i, leaving
 // every other bit of the table as it was.
 func (t *table) semiWrite(i uint64, s [4]uint32) {
 	lo, hi := t.semiPack(s[0], s[1], s[2], s[3])
+	t.semiStore(i, lo, hi)
+}
+
+// semiStore stores the encoded bucket (lo, hi) as bucket i.
+func (t *table) semiStore(i uint64, lo, hi uint64) {
 	if t.f > 16 {
 		t.writeBucket(i, lo, hi)
 		return
@@ -242,6 +258,11 @@ func (t *table) semiPack(a, b, c, d uint32) (lo, hi uint64) {
 	a, c = minMax(a, c)
 	b, d = minMax(b, d)
 	b, c = minMax(b, c)
+	return t.semiPackSorted(a, b, c, d)
+}
+
+// semiPackSorted is semiPack for a <= b <= c <= d.
+func (t *table) semiPackSorted(a, b, c, d uint32) (lo, hi uint64) {
 	w, mask := t.w&31, t.lowMask // w < 29: the mask spares the shifts' checks
 	lo = uint64(semiEncode(a>>w, b>>w, c>>w, d>>w))
 	if t.f <= 16 { // 12 + 4w <= 60 bits: no high word
