@@ -147,14 +147,20 @@ func (t *table) semiSlots(i uint64) [4]uint32 {
 // semiNarrowSlots is semiSlotsOf for f <= 16, where the code and the four
 // low parts, 12 + 4w <= 60 bits, are in one word b.
 func (t *table) semiNarrowSlots(b uint64) [4]uint32 {
+	s0, s1, s2, s3 := t.semiNarrow4(b)
+	return [4]uint32{s0, s1, s2, s3}
+}
+
+// semiNarrow4 is semiNarrowSlots as four results, which stay in registers.
+func (t *table) semiNarrow4(b uint64) (s0, s1, s2, s3 uint32) {
 	nib := uint32(semiDecode[b&(1<<semiCodeBits-1)])
-	lows, w, mask := b>>semiCodeBits, t.w&15, t.lowMask // w < 13: the mask spares the shifts' checks
-	return [4]uint32{
-		nib&0xf<<w | uint32(lows)&mask,
-		nib>>4&0xf<<w | uint32(lows>>w)&mask,
-		nib>>8&0xf<<w | uint32(lows>>(2*w))&mask,
-		nib>>12<<w | uint32(lows>>(3*w))&mask,
-	}
+	l, w, mask := b>>semiCodeBits, t.w&15, t.lowMask // w < 13: the mask spares the shifts' checks
+	s0 = nib&0xf<<w | uint32(l)&mask
+	l >>= w
+	s1 = nib>>4&0xf<<w | uint32(l)&mask
+	l >>= w
+	s2 = nib>>8&0xf<<w | uint32(l)&mask
+	return s0, s1, s2, nib>>12<<w | uint32(l>>w)&mask
 }
 
 // semiSlotsOf decodes a bucket given as a 128-bit value (lo, hi).
@@ -213,14 +219,14 @@ func (t *table) semiAdd2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 // semiPut adds v to bucket i, given as narrowWord (f <= 16), which has a
 // free slot.
 func (t *table) semiPut(i, b uint64, v uint32) {
-	s := t.semiNarrowSlots(b)
-	// s is sorted and s[0], the smallest, is 0, the free slot: v takes its
-	// place and moves up to its rank, three comparators instead of a sort.
-	v, s[1] = minMax(v, s[1])
-	s[1], s[2] = minMax(s[1], s[2])
-	s[2], s[3] = minMax(s[2], s[3])
-	lo, hi := t.semiPackSorted(v, s[1], s[2], s[3])
-	t.semiStore(i, lo, hi)
+	_, s1, s2, s3 := t.semiNarrow4(b)
+	// The slots are sorted and slot 0, the smallest, is 0, the free slot: v
+	// takes its place and moves up to its rank, three comparators instead
+	// of a sort.
+	v, s1 = minMax(v, s1)
+	s1, s2 = minMax(s1, s2)
+	s2, s3 = minMax(s2, s3)
+	t.semiStoreNarrow(i, t.semiPackNarrow(v, s1, s2, s3))
 }
 
 // semiWrite stores the fingerprints s, in any order, as bucket i, leaving
@@ -236,11 +242,16 @@ func (t *table) semiStore(i uint64, lo, hi uint64) {
 		t.writeBucket(i, lo, hi)
 		return
 	}
-	// 12 + 4w <= 60 bits: one word, one read-modify-write.
+	t.semiStoreNarrow(i, lo)
+}
+
+// semiStoreNarrow is semiStore for f <= 16: 12 + 4w <= 60 bits, one word,
+// one read-modify-write.
+func (t *table) semiStoreNarrow(i uint64, x uint64) {
 	p := i * uint64(t.bbits)
 	o, sh := p>>3, p&7
 	bucket := (uint64(1)<<(t.bbits&63) - 1) << sh
-	store64(t.data, o, load64(t.data, o)&^bucket|lo<<sh)
+	store64(t.data, o, load64(t.data, o)&^bucket|x<<sh)
 }
 
 // semiPack is the encoding of a bucket holding the fingerprints a, b, c, d,
@@ -263,12 +274,11 @@ func (t *table) semiPack(a, b, c, d uint32) (lo, hi uint64) {
 
 // semiPackSorted is semiPack for a <= b <= c <= d.
 func (t *table) semiPackSorted(a, b, c, d uint32) (lo, hi uint64) {
+	if t.f <= 16 {
+		return t.semiPackNarrow(a, b, c, d), 0
+	}
 	w, mask := t.w&31, t.lowMask // w < 29: the mask spares the shifts' checks
 	lo = uint64(semiEncode(a>>w, b>>w, c>>w, d>>w))
-	if t.f <= 16 { // 12 + 4w <= 60 bits: no high word
-		return lo | uint64(a&mask)<<semiCodeBits | uint64(b&mask)<<(semiCodeBits+w) |
-			uint64(c&mask)<<(semiCodeBits+2*w) | uint64(d&mask)<<(semiCodeBits+3*w), 0
-	}
 	for k, v := range [4]uint32{a, b, c, d} {
 		v, pos := uint64(v&mask), semiCodeBits+uint(k)*w
 		if pos < 64 {
@@ -279,6 +289,14 @@ func (t *table) semiPackSorted(a, b, c, d uint32) (lo, hi uint64) {
 		}
 	}
 	return lo, hi
+}
+
+// semiPackNarrow is semiPackSorted for f <= 16: 12 + 4w <= 60 bits, one
+// word.
+func (t *table) semiPackNarrow(a, b, c, d uint32) uint64 {
+	w, mask := t.w&15, t.lowMask // w < 13: the mask spares the shifts' checks
+	return uint64(semiEncode(a>>w, b>>w, c>>w, d>>w)) | uint64(a&mask)<<semiCodeBits | uint64(b&mask)<<(semiCodeBits+w) |
+		uint64(c&mask)<<(semiCodeBits+2*w) | uint64(d&mask)<<(semiCodeBits+3*w)
 }
 
 // writeBucket stores the bbits low bits of (lo, hi) as bucket i. A bucket
