@@ -37,13 +37,13 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 func (c *core) kickWalk(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	t := &c.t
 	b, cur := i1, v1
-	var r uint64
+	r := c.rand() // 2 bits a step, and the top bit picks the first bucket
+	if r>>63 != 0 {
+		b, cur = i2, v2
+	}
 	for k := 0; k < c.maxKicks; k++ {
-		if k%32 == 0 {
+		if k%32 == 0 && k > 0 {
 			r = c.rand()
-			if k == 0 && r>>63 != 0 {
-				b, cur = i2, v2
-			}
 		}
 		victim, at := t.swap(b, c.victim(b, uint(r&3)), cur)
 		r >>= 2
@@ -76,13 +76,13 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 	}
 	free := func(w uint64) uint64 { return (w - ones) &^ w & tops } // freeMarks
 	b, cur := i1, fp
-	var r uint64
+	r := c.rand() // 2 bits a step, and the top bit picks the first bucket
+	if r>>63 != 0 {
+		b = i2
+	}
 	for k := 0; k < c.maxKicks; k++ {
-		if k%32 == 0 {
+		if k%32 == 0 && k > 0 {
 			r = c.rand()
-			if k == 0 && r>>63 != 0 {
-				b = i2
-			}
 		}
 		w := word(b)
 		o := [slotsPerBucket]uint64{
@@ -90,14 +90,8 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 			altOn(b, uint32(w>>(2*f)&mask), m), altOn(b, uint32(w>>(3*f)&mask), m),
 		}
 		z := [slotsPerBucket]uint64{free(word(o[0])), free(word(o[1])), free(word(o[2])), free(word(o[3]))}
-		at := uint(r & 3)
+		at := firstFree([slotsPerBucket]bool{z[0] != 0, z[1] != 0, z[2] != 0, z[3] != 0}, uint(r&3))
 		r >>= 2
-		for n := uint(0); n < slotsPerBucket; n++ {
-			if j := (at + n) % slotsPerBucket; z[j] != 0 {
-				at = j
-				break
-			}
-		}
 		sh := at * f
 		victim := uint32(w >> sh & mask)
 		t.setSlotAt(b*bbits+uint64(sh), cur)
@@ -119,25 +113,19 @@ func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
 	t := &c.t
 	m := t.m0
 	b, cur := i1, fp
-	var r uint64
+	r := c.rand() // 2 bits a step, and the top bit picks the first bucket
+	if r>>63 != 0 {
+		b = i2
+	}
 	for k := 0; k < c.maxKicks; k++ {
-		if k%32 == 0 {
+		if k%32 == 0 && k > 0 {
 			r = c.rand()
-			if k == 0 && r>>63 != 0 {
-				b = i2
-			}
 		}
 		s := t.semiNarrowSlots(t.narrowWord(b))
 		o := [slotsPerBucket]uint64{altOn(b, s[0], m), altOn(b, s[1], m), altOn(b, s[2], m), altOn(b, s[3], m)}
 		ow := [slotsPerBucket]uint64{t.narrowWord(o[0]), t.narrowWord(o[1]), t.narrowWord(o[2]), t.narrowWord(o[3])}
-		at := uint(r & 3)
+		at := firstFree([slotsPerBucket]bool{t.semiFree(ow[0]), t.semiFree(ow[1]), t.semiFree(ow[2]), t.semiFree(ow[3])}, uint(r&3))
 		r >>= 2
-		for n := uint(0); n < slotsPerBucket; n++ {
-			if j := (at + n) % slotsPerBucket; t.semiFree(ow[j]) {
-				at = j
-				break
-			}
-		}
 		victim := s[at]
 		s[at] = cur
 		t.semiWrite(b, s)
@@ -196,6 +184,12 @@ func (c *core) victim(b uint64, start uint) uint {
 			free[k] = t.hasFree(o)
 		}
 	}
+	return firstFree(free, start)
+}
+
+// firstFree is the first k, from start on and wrapping, with free[k]; start
+// if there is none.
+func firstFree(free [slotsPerBucket]bool, start uint) uint {
 	for n := uint(0); n < slotsPerBucket; n++ {
 		if k := (start + n) % slotsPerBucket; free[k] {
 			return k
