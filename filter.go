@@ -261,30 +261,37 @@ func (c *core) insertSemi(h uint64) error {
 // filter that cannot double any more returns ErrFull. ErrTooManyDuplicates
 // is returned before any doubling: a doubling keeps the copies of a key
 // together, so it would not help.
-//
-// An insert that fails after doubling leaves the table it began with, so
-// that the filter is exactly as it was, stage and bytes: a doubling builds
-// a new table and does not touch the old one. Failing at the last stage
-// after doublings takes a tiny MaxKicks or keys that collide on purpose;
-// each such failure then repeats the doublings.
 func (c *core) insertSlow(h uint64) error {
-	old := c.t
 	if c.t.canGrow() && c.count >= c.t.stageCapacity() {
 		if c.t.countMatches(c.t.place(h)) == 2*slotsPerBucket {
 			return ErrTooManyDuplicates
 		}
-		c.grow()
+		return c.insertDoubling(h)
 	}
+	err := c.insertAt(c.t.place(h))
+	if err == ErrFull && c.t.canGrow() {
+		return c.insertDoubling(h)
+	}
+	return err
+}
+
+// insertDoubling doubles the table until the key goes in or no doubling is
+// left. An insert that fails even then leaves the table it began with, so
+// that the filter is exactly as it was, stage and bytes: a doubling builds
+// a new table and does not touch the old one. (That takes a tiny MaxKicks
+// or keys that collide on purpose; each such failure repeats the
+// doublings.)
+func (c *core) insertDoubling(h uint64) error {
+	old := c.t
 	for {
+		c.grow()
 		err := c.insertAt(c.t.place(h))
-		if err == nil {
-			return nil
-		}
 		if err != ErrFull || !c.t.canGrow() {
-			c.t = old
+			if err != nil {
+				c.t = old
+			}
 			return err
 		}
-		c.grow()
 	}
 }
 
