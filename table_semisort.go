@@ -154,14 +154,15 @@ func (t *table) semiSlots(i uint64) [4]uint32 {
 // semiNarrowSlots is semiSlotsOf for f <= 16, where the code and the four
 // low parts, 12 + 4w <= 60 bits, are in one word b.
 func (t *table) semiNarrowSlots(b uint64) [4]uint32 {
-	s0, s1, s2, s3 := t.semiNarrow4(b)
+	s0, s1, s2, s3 := semiNarrow4(b, t.w&15, t.lowMask) // w < 13: the mask spares the shifts' checks
 	return [4]uint32{s0, s1, s2, s3}
 }
 
-// semiNarrow4 is semiNarrowSlots as four results, which stay in registers.
-func (t *table) semiNarrow4(b uint64) (s0, s1, s2, s3 uint32) {
+// semiNarrow4 is semiNarrowSlots as four results, which stay in
+// registers, for a table with w low bits (w < 13) of mask mask.
+func semiNarrow4(b uint64, w uint, mask uint32) (s0, s1, s2, s3 uint32) {
 	nib := uint32(semiDecode[b&(1<<semiCodeBits-1)])
-	l, w, mask := b>>semiCodeBits, t.w&15, t.lowMask // w < 13: the mask spares the shifts' checks
+	l := b >> semiCodeBits
 	s0 = nib&0xf<<w | uint32(l)&mask
 	l >>= w
 	s1 = nib>>4&0xf<<w | uint32(l)&mask
@@ -226,14 +227,15 @@ func (t *table) semiAdd2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 // semiPut adds v to bucket i, given as narrowWord (f <= 16), which has a
 // free slot.
 func (t *table) semiPut(i, b uint64, v uint32) {
-	_, s1, s2, s3 := t.semiNarrow4(b)
+	w, mask := t.w&15, t.lowMask
+	_, s1, s2, s3 := semiNarrow4(b, w, mask)
 	// The slots are sorted and slot 0, the smallest, is 0, the free slot: v
 	// takes its place and moves up to its rank, three comparators instead
 	// of a sort.
 	v, s1 = minMax(v, s1)
 	s1, s2 = minMax(s1, s2)
 	s2, s3 = minMax(s2, s3)
-	t.semiStoreNarrow(i, t.semiPackNarrow(v, s1, s2, s3))
+	t.semiStoreNarrow(i, semiPackNarrow(v, s1, s2, s3, w, mask))
 }
 
 // semiWrite stores the fingerprints s, in any order, as bucket i, leaving
@@ -282,7 +284,7 @@ func (t *table) semiPack(a, b, c, d uint32) (lo, hi uint64) {
 // semiPackSorted is semiPack for a <= b <= c <= d.
 func (t *table) semiPackSorted(a, b, c, d uint32) (lo, hi uint64) {
 	if t.f <= 16 {
-		return t.semiPackNarrow(a, b, c, d), 0
+		return semiPackNarrow(a, b, c, d, t.w&15, t.lowMask), 0
 	}
 	w, mask := t.w&31, t.lowMask // w < 29: the mask spares the shifts' checks
 	lo = uint64(semiEncode(a>>w, b>>w, c>>w, d>>w))
@@ -299,11 +301,12 @@ func (t *table) semiPackSorted(a, b, c, d uint32) (lo, hi uint64) {
 }
 
 // semiPackNarrow is semiPackSorted for f <= 16: 12 + 4w <= 60 bits, one
-// word.
-func (t *table) semiPackNarrow(a, b, c, d uint32) uint64 {
-	w, mask := t.w&15, t.lowMask // w < 13: the mask spares the shifts' checks
-	return uint64(semiEncode(a>>w, b>>w, c>>w, d>>w)) | uint64(a&mask)<<semiCodeBits | uint64(b&mask)<<(semiCodeBits+w) |
-		uint64(c&mask)<<(semiCodeBits+2*w) | uint64(d&mask)<<(semiCodeBits+3*w)
+// word, for a table with w low bits (w < 13) of mask mask.
+func semiPackNarrow(a, b, c, d uint32, w uint, mask uint32) uint64 {
+	x := uint64(d&mask)<<w | uint64(c&mask)
+	x = x<<w | uint64(b&mask)
+	x = x<<w | uint64(a&mask)
+	return x<<semiCodeBits | uint64(semiEncode(a>>w, b>>w, c>>w, d>>w))
 }
 
 // writeBucket stores the bbits low bits of (lo, hi) as bucket i. A bucket
