@@ -344,8 +344,8 @@ func TestConcurrentModelFailures(t *testing.T) {
 }
 
 // TestConcurrentModelGrowth checks every interleaving of a reader with an insert
-// that doubles a growable table (building the new table, publishing it,
-// then inserting, with displacements), and with Reset and Delete.
+// that doubles a growable table (building the new table, inserting into it,
+// with displacements, then publishing it), and with Reset and Delete.
 func TestConcurrentModelGrowth(t *testing.T) {
 	for _, layout := range layouts {
 		cfg := Config{Capacity: 30, MaxCapacity: 240, FingerprintBits: 10, Layout: layout}

@@ -98,7 +98,9 @@ func (f *Filter[T]) CountHash(h uint64) int { return f.c.countHash(h) }
 // Insert adds key. It returns ErrFull if no free slot was found within
 // MaxKicks displacements and ErrTooManyDuplicates if the filter already
 // holds 8 copies of key's fingerprint in key's buckets. After an error the
-// filter is exactly as it was: a failed insert never loses a stored key.
+// filter holds exactly what it held, in the same table at the same size: a
+// failed insert never loses a stored key. (Only the displacement PRNG,
+// which MarshalBinary records, has moved on.)
 func (f *Filter[T]) Insert(key T) error { return f.c.insert(f.c.kind, unsafe.Pointer(&key)) }
 
 // InsertHash is Insert for a key hashed with Hash.
@@ -257,10 +259,11 @@ func (c *core) insertSemi(h uint64) error {
 // insertSlow is insert for everything but the common case: a full pair of
 // buckets; the other layouts and widths; a growable filter, which doubles
 // first when it holds as many items as its stage is made for, and again
-// when an insert fails (ErrFull, undone) while it can double. Only a
-// filter that cannot double any more returns ErrFull. ErrTooManyDuplicates
-// is returned before any doubling: a doubling keeps the copies of a key
-// together, so it would not help.
+// when an insert fails (ErrFull, undone) while it can double. ErrFull
+// comes only once the last stage has failed too, and then the filter is
+// back at the stage it began with. ErrTooManyDuplicates is returned before
+// any doubling: a doubling keeps the copies of a key together, so it would
+// not help.
 func (c *core) insertSlow(h uint64) error {
 	if c.t.canGrow() && c.count >= c.t.stageCapacity() {
 		if c.t.countMatches(c.t.place(h)) == 2*slotsPerBucket {

@@ -416,10 +416,10 @@ func TestGrowthScales(t *testing.T) {
 
 // TestFailedInsertAfterDoubling fills a key's two buckets with copies of
 // it, then inserts another key that has the same two buckets at every
-// stage: its insert fails, doubles the filter (a doubling keeps both keys
-// together), fails again, and must leave the filter exactly as it was: the
-// same stage, bytes and Len, and for a ConcurrentFilter the same published
-// table.
+// stage: its insert doubles the filter (a doubling keeps both keys
+// together), fails at every stage, and must leave the filter exactly as it
+// was: the same stage, bytes and Len, and for a ConcurrentFilter the same
+// published table.
 func TestFailedInsertAfterDoubling(t *testing.T) {
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for _, maxCap := range []int{200, 400, 800} {
@@ -450,20 +450,30 @@ func TestFailedInsertAfterDoubling(t *testing.T) {
 			if t0.g == 0 {
 				t.Fatalf("%+v: no doublings: the test tests nothing", cfg)
 			}
-			before, n := bytes.Clone(f.c.t.data), f.Len()
-			if err := f.Insert(b); !errors.Is(err, ErrFull) {
-				t.Fatalf("%+v: Insert(%d) into a's full buckets: %v, want ErrFull", cfg, b, err)
-			}
-			if f.c.t.k != 0 || !bytes.Equal(before, f.c.t.data) || f.Len() != n {
-				t.Fatalf("%+v: a failed insert changed the filter: stage %d, Len %d -> %d", cfg, f.c.t.k, n, f.Len())
-			}
-			s := cf.c.cur.Load()
-			words := slices.Clone(s.words)
-			if err := cf.Insert(b); !errors.Is(err, ErrFull) {
-				t.Fatalf("%+v: concurrent Insert(%d) into a's full buckets: %v, want ErrFull", cfg, b, err)
-			}
-			if cf.c.cur.Load() != s || !slices.Equal(words, s.words) || cf.Len() != n {
-				t.Fatalf("%+v: a failed concurrent insert changed the filter", cfg)
+			// Twice: with room left in the first stage (the insert fails,
+			// then doubles), and with the first stage at its capacity (it
+			// doubles first).
+			for _, full := range []bool{false, true} {
+				for k := uint64(1 << 40); full && f.Len() < f.c.t.stageCapacity(); k++ {
+					if f.Insert(k) != nil || cf.Insert(k) != nil {
+						t.Fatalf("%+v: filling the first stage failed", cfg)
+					}
+				}
+				before, n := bytes.Clone(f.c.t.data), f.Len()
+				if err := f.Insert(b); !errors.Is(err, ErrFull) {
+					t.Fatalf("%+v, full %v: Insert(%d) into a's full buckets: %v, want ErrFull", cfg, full, b, err)
+				}
+				if f.c.t.k != 0 || !bytes.Equal(before, f.c.t.data) || f.Len() != n {
+					t.Fatalf("%+v, full %v: a failed insert changed the filter: stage %d, Len %d -> %d", cfg, full, f.c.t.k, n, f.Len())
+				}
+				s := cf.c.cur.Load()
+				words := slices.Clone(s.words)
+				if err := cf.Insert(b); !errors.Is(err, ErrFull) {
+					t.Fatalf("%+v, full %v: concurrent Insert(%d) into a's full buckets: %v, want ErrFull", cfg, full, b, err)
+				}
+				if cf.c.cur.Load() != s || !slices.Equal(words, s.words) || cf.Len() != n {
+					t.Fatalf("%+v, full %v: a failed concurrent insert changed the filter", cfg, full)
+				}
 			}
 			if f.Count(a) != 2*slotsPerBucket || cf.Count(a) != 2*slotsPerBucket {
 				t.Fatalf("%+v: copies of a lost", cfg)

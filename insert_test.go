@@ -21,7 +21,7 @@ func testKickSameWalk(t *testing.T, layout Layout) {
 			f := mustNew[uint64](t, Config{Capacity: 4000, FingerprintBits: fb, Layout: layout, MaxKicks: kicks, Seed: uint64(fb)})
 			g := f.Clone()
 			rng := rand.New(rand.NewPCG(uint64(fb), uint64(kicks)))
-			var gpath [kickStackSteps / 4]byte
+			var path, gpath [kickStackSteps / 4]byte
 			walks, fails := 0, 0
 			for f.LoadFactor() < 0.97 && walks < 2000 {
 				h := rng.Uint64()
@@ -34,10 +34,15 @@ func testKickSameWalk(t *testing.T, layout Layout) {
 				}
 				before := bytes.Clone(f.c.t.data)
 				walks++
-				ok := f.c.kick(b1, v1, b2, v2)
+				var ok bool // the specialised walk, called directly
+				if layout == Packed {
+					ok = f.c.kickNarrow(path[:], b1, b2, v1)
+				} else {
+					ok = f.c.kickSemi(path[:], b1, b2, v1)
+				}
 				gok := g.c.kickWalk(gpath[:], b1, v1, b2, v2)
 				if ok != gok || !bytes.Equal(f.c.t.data, g.c.t.data) || f.c.rng != g.c.rng {
-					t.Fatalf("f=%d MaxKicks %d, walk %d: kick %v, kickWalk %v, tables equal %v",
+					t.Fatalf("f=%d MaxKicks %d, walk %d: specialised walk %v, kickWalk %v, tables equal %v",
 						fb, kicks, walks, ok, gok, bytes.Equal(f.c.t.data, g.c.t.data))
 				}
 				if !ok {
