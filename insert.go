@@ -36,10 +36,10 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 // kickWalk is kick for any table, with path to record the steps in.
 func (c *core) kickWalk(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	t := &c.t
-	b, cur := i1, v1
-	r := c.rand() // 2 bits a step, and the top bit picks the first bucket
-	if r>>63 != 0 {
-		b, cur = i2, v2
+	b, r := c.walkStart(i1, i2)
+	cur := v1
+	if b != i1 {
+		cur = v2
 	}
 	for k := 0; k < c.maxKicks; k++ {
 		if k%32 == 0 && k > 0 {
@@ -75,11 +75,8 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 		return load64At(data, p>>3) >> (p & 7)
 	}
 	free := func(w uint64) uint64 { return (w - ones) &^ w & tops } // freeMarks
-	b, cur := i1, fp
-	r := c.rand() // 2 bits a step, and the top bit picks the first bucket
-	if r>>63 != 0 {
-		b = i2
-	}
+	b, r := c.walkStart(i1, i2)
+	cur := fp
 	for k := 0; k < c.maxKicks; k++ {
 		if k%32 == 0 && k > 0 {
 			r = c.rand()
@@ -112,11 +109,8 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
 	t := &c.t
 	m := t.m0
-	b, cur := i1, fp
-	r := c.rand() // 2 bits a step, and the top bit picks the first bucket
-	if r>>63 != 0 {
-		b = i2
-	}
+	b, r := c.walkStart(i1, i2)
+	cur := fp
 	for k := 0; k < c.maxKicks; k++ {
 		if k%32 == 0 && k > 0 {
 			r = c.rand()
@@ -129,13 +123,7 @@ func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
 		victim := s[at]
 		s[at] = cur
 		t.semiWrite(b, s)
-		rank := uint(0) // cur's slot once sorted, as semiSwap gives it
-		for _, v := range s {
-			if v < cur {
-				rank++
-			}
-		}
-		setStep(path, k, rank)
+		setStep(path, k, semiRank(s, cur)) // cur's slot once sorted, as semiSwap gives it
 		b, cur = o[at], victim
 		if t.semiFree(ow[at]) {
 			t.semiPut(b, ow[at], cur)
@@ -144,6 +132,16 @@ func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
 	}
 	c.unkick(path, b, cur)
 	return false
+}
+
+// walkStart draws a walk's first random bits (2 a step, a new draw every
+// 32 steps) and picks its first bucket, i1 or i2, with the top one.
+func (c *core) walkStart(i1, i2 uint64) (b, r uint64) {
+	r = c.rand()
+	if r>>63 != 0 {
+		return i2, r
+	}
+	return i1, r
 }
 
 // unkick undoes a failed walk of c.maxKicks steps that ended holding cur,

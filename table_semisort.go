@@ -242,11 +242,6 @@ func (t *table) semiPut(i, b uint64, v uint32) {
 // every other bit of the table as it was.
 func (t *table) semiWrite(i uint64, s [4]uint32) {
 	lo, hi := t.semiPack(s[0], s[1], s[2], s[3])
-	t.semiStore(i, lo, hi)
-}
-
-// semiStore stores the encoded bucket (lo, hi) as bucket i.
-func (t *table) semiStore(i uint64, lo, hi uint64) {
 	if t.f > 16 {
 		t.writeBucket(i, lo, hi)
 		return
@@ -376,10 +371,16 @@ func (t *table) semiSwap(i uint64, k uint, fp uint32) (old uint32, at uint) {
 	s := t.semiSlots(i)
 	old, s[k] = s[k], fp
 	t.semiWrite(i, s)
-	for _, v := range s {
-		if v < fp {
-			at++
+	return old, semiRank(s, fp)
+}
+
+// semiRank is the slot of v in bucket s once sorted: the number of
+// fingerprints of s smaller than it.
+func semiRank(s [4]uint32, v uint32) (r uint) {
+	for _, x := range s {
+		if x < v {
+			r++
 		}
 	}
-	return old, at
+	return r
 }
