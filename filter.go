@@ -213,9 +213,19 @@ func (c *reader) estimatedFPR() float64 {
 // walk (insertFull) when both buckets are full; the other cases take
 // insertSlow.
 func (c *core) insert(k keyKind, p unsafe.Pointer) error {
-	h := c.h.key(k, p)
+	var h uint64
+	switch k { // as in lookup
+	case kindInt:
+		h = c.h.u64(*(*uint64)(p))
+	case kindHash:
+		h = *(*uint64)(p)
+	default:
+		h = c.h.key(k, p)
+	}
 	t := &c.t
-	if t.layout == Packed && t.f <= 16 && (t.g == 0 || c.count < t.fill) {
+	// Packed with slots of at most 16 bits (the first three classes are the
+	// fixed tables of that kind), and a growable one that need not double.
+	if t.class <= classNarrow || t.class == classGrownNarrow && c.count < t.fill {
 		fp, i1 := t.locate(h)
 		i2 := t.alt(i1, fp)
 		v1, v2 := fp, fp
