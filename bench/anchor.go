@@ -287,7 +287,7 @@ func runAnchor(w io.Writer, script string, sizes []int, rounds int) error {
 		}
 	}
 	fmt.Fprintf(w, "# %s; Go %s, probe code %s; medians of %d alternating rounds, ns per key\n\n",
-		header, runtime.Version(), cuckoo.ProbeImplementation(), rounds)
+		header, goTarget(), cuckoo.ProbeImplementation(), rounds)
 	fmt.Fprintln(w, "| filter | f | n | ours hit / miss | C++ hit / miss | ratio hit / miss | ours insert | C++ insert | ratio insert | bits/key ours / C++ |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, n := range sizes {

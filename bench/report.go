@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +28,21 @@ func cpuModel() string {
 		}
 	}
 	return cpuid.CPU.BrandName
+}
+
+// goTarget names the Go build: its version and, where the architecture has
+// levels (GOAMD64, GOARM64), the level the binary was built for, which is
+// what the compiler may assume of the CPU (as g++ -march does).
+func goTarget() string {
+	s := runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, kv := range info.Settings {
+			if kv.Key == "GO"+strings.ToUpper(runtime.GOARCH) {
+				s += " " + kv.Key + "=" + kv.Value
+			}
+		}
+	}
+	return s
 }
 
 // count formats a key count: 1000000 as 1M, 100000 as 100K.
@@ -89,7 +105,7 @@ func header(w io.Writer, cells ...string) {
 func writeReport(w io.Writer, results []result, command string, took time.Duration, charts []string) {
 	fmt.Fprintf(w, "# Filter comparison\n\n")
 	fmt.Fprintf(w, "- CPU: %s (%d logical CPUs, GOMAXPROCS %d)\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0))
-	fmt.Fprintf(w, "- Go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "- Go: %s\n", goTarget())
 	fmt.Fprintf(w, "- cuckoo probe code: %s\n", cuckoo.ProbeImplementation())
 	fmt.Fprintf(w, "- Command: `%s`\n", command)
 	fmt.Fprintf(w, "- Date: %s; the run took %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), took.Round(time.Second))
