@@ -1,6 +1,10 @@
 package cuckoo
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/klauspost/cpuid/v2"
+)
 
 // hashBlock is how many keys ContainsBatch hashes before it probes them.
 const hashBlock = 256
@@ -77,22 +81,100 @@ func (f *Filter[T]) InsertBatch(keys []T) (int, error) {
 func (f *Filter[T]) InsertHashBatch(hashes []uint64) (int, error) { return f.c.insertHashes(hashes) }
 
 // insertHashes inserts hs in order and returns how many went in, stopping
-// at the first error. While it inserts a chunk of keys it has the buckets
-// of the next chunk fetched.
+// at the first error. It works a chunk of keys at a time, two chunks deep:
+// while it inserts chunk k, the buckets of chunk k+2 are being fetched,
+// and for the keys of chunk k+1 whose two buckets are both full, the
+// buckets their displacement walk will look at first (walkAhead).
 func (c *core) insertHashes(hs []uint64) (int, error) {
-	prefetchBuckets(&c.t, hs[:min(len(hs), batchChunk)])
-	for off := 0; off < len(hs); off += batchChunk {
-		end := min(off+batchChunk, len(hs))
-		if end < len(hs) {
-			prefetchBuckets(&c.t, hs[end:min(end+batchChunk, len(hs))])
+	chunk := func(k int) []uint64 {
+		off := min(k*batchChunk, len(hs))
+		return hs[off:min(off+batchChunk, len(hs))]
+	}
+	ahead := c.walkAhead()
+	prefetchBuckets(&c.t, chunk(0))
+	prefetchBuckets(&c.t, chunk(1))
+	if ahead {
+		prefetchWalks(&c.t, chunk(0))
+	}
+	for k, off := 0, 0; off < len(hs); k, off = k+1, off+batchChunk {
+		if next := chunk(k + 2); len(next) > 0 {
+			prefetchBuckets(&c.t, next)
 		}
-		for i, h := range hs[off:end] {
+		if ahead {
+			prefetchWalks(&c.t, chunk(k+1))
+		}
+		for i, h := range chunk(k) {
 			if err := c.insertHash(h); err != nil {
 				return off + i, err
 			}
 		}
 	}
 	return len(hs), nil
+}
+
+// walkPrefetchMin is the table size, in bytes, from which insertHashes
+// prefetches the walks' first buckets: half the last-level cache (16 MiB
+// where it is unknown), since the table shares it with the keys streaming
+// in and with the other cores. On a 32 MiB L3 (AMD Zen 5), filling packed
+// tables of 13 MiB gained nothing from it (+20%: the reads that find the
+// full buckets cost more than the misses they hide) and tables of 25 MiB
+// and more gained 12-18% (README, "Performance"). A variable, so that
+// tests can take the path on small tables.
+var walkPrefetchMin = walkPrefetchSize(cpuid.CPU.Cache.L3)
+
+func walkPrefetchSize(l3 int) int {
+	if l3 <= 0 {
+		return 16 << 20
+	}
+	return l3 / 2
+}
+
+// walkAhead reports whether insertHashes prefetches walks: with the
+// assembly's prefetch, for a large fixed table whose walk is kickNarrow or
+// kickSemi.
+func (c *core) walkAhead() bool {
+	t := &c.t
+	return haveAsm && useBatchAsm && t.g == 0 && t.class <= classSemi && len(t.data) >= walkPrefetchMin
+}
+
+// prefetchWalks prefetches, for each hash of hs (at most batchChunk) whose
+// two buckets are both full, the buckets the first step of its
+// displacement walk reads: the other buckets of the fingerprints in both of
+// its buckets, as the walk starts from either. The table is read, not
+// written; a bucket that has changed by the time the key goes in costs a
+// wasted prefetch, nothing else.
+func prefetchWalks(t *table, hs []uint64) {
+	var offs [2 * slotsPerBucket * batchChunk]uint64
+	n := 0
+	bb := uint64(t.bbits)
+	for _, h := range hs {
+		fp, i1 := t.locate(h)
+		i2 := t.alt(i1, fp)
+		w1, w2 := t.narrowWord(i1), t.narrowWord(i2)
+		var s1, s2 [slotsPerBucket]uint32
+		if t.layout == SemiSorted {
+			if t.semiFree(w1) || t.semiFree(w2) {
+				continue
+			}
+			s1, s2 = t.semiNarrowSlots(w1), t.semiNarrowSlots(w2)
+		} else {
+			if t.freeMarks(w1)|t.freeMarks(w2) != 0 {
+				continue
+			}
+			f := t.f & 31
+			for k := range slotsPerBucket {
+				s1[k], s2[k] = uint32(w1>>(uint(k)*f)&t.slotMax), uint32(w2>>(uint(k)*f)&t.slotMax)
+			}
+		}
+		for k := range slotsPerBucket {
+			offs[n+k] = t.alt(i1, s1[k]) * bb >> 3
+			offs[n+slotsPerBucket+k] = t.alt(i2, s2[k]) * bb >> 3
+		}
+		n += 2 * slotsPerBucket
+	}
+	if n > 0 {
+		prefetchLines(unsafe.SliceData(t.data), &offs[0], n)
+	}
 }
 
 // window is found[off:], or nil when off is past its end.

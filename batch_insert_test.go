@@ -10,11 +10,17 @@ import (
 // a filter byte for byte as a loop of Insert does, and stop where it first
 // fails with the same error: at capacity and beyond (ErrFull), and on a key
 // repeated past what its buckets hold (ErrTooManyDuplicates), for both
-// layouts, several widths and every implementation.
+// layouts, several widths and every implementation, with the walks'
+// prefetch (taken from a size on, walkPrefetchMin) and without.
 func TestInsertBatchLikeLoop(t *testing.T) {
+	defer func(old int) { walkPrefetchMin = old }(walkPrefetchMin)
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		forEachImpl(t, func(t *testing.T) {
-			for _, bits := range []int{4, 8, 11, 13, 16, 17, 32} {
+			for _, w := range []struct {
+				bits, prefetchMin int
+			}{{4, 0}, {8, 0}, {8, 1 << 62}, {11, 0}, {13, 0}, {13, 1 << 62}, {16, 0}, {17, 0}, {32, 0}} {
+				bits := w.bits
+				walkPrefetchMin = w.prefetchMin
 				cfg := Config{Capacity: 3000, FingerprintBits: bits, Layout: layout, Seed: uint64(bits)}
 				keys := make([]uint64, 2*cfg.Capacity) // past what fits: the loop meets ErrFull
 				for i := range keys {
@@ -55,6 +61,11 @@ func TestInsertBatchLikeLoop(t *testing.T) {
 						}
 						if r.f.Len() != loop.Len() || !bytes.Equal(r.f.c.t.data, loop.c.t.data) || r.f.c.rng != loop.c.rng {
 							t.Fatalf("f=%d %s %s: the table differs from the loop's", bits, c.name, r.name)
+						}
+						// The walks prefetched are kickNarrow's and kickSemi's.
+						wantAhead := w.prefetchMin == 0 && haveAsm && useBatchAsm && bits <= 16 && (layout == Packed || bits > 4)
+						if r.f.c.walkAhead() != wantAhead {
+							t.Fatalf("f=%d: walkAhead %v with walkPrefetchMin %d", bits, r.f.c.walkAhead(), w.prefetchMin)
 						}
 					}
 				}

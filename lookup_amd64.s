@@ -312,3 +312,23 @@ hashLoop:
 hashDone:
 	VZEROUPPER
 	RET
+
+// func prefetchLines(data *byte, offs *uint64, n int)
+TEXT ·prefetchLines(SB), NOSPLIT, $0-24
+	MOVQ data+0(FP), R8
+	MOVQ offs+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ 7(R8), R10
+	TESTQ CX, CX
+	JLE  prefetchLinesDone
+
+prefetchLinesLoop:
+	MOVQ (SI), AX
+	PREFETCHT0 (R8)(AX*1)
+	PREFETCHT0 (R10)(AX*1)
+	ADDQ $8, SI
+	DECQ CX
+	JNZ  prefetchLinesLoop
+
+prefetchLinesDone:
+	RET

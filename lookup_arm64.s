@@ -249,3 +249,23 @@ wideLoop:
 probeDone:
 	MOVD count, ret+32(FP)
 	RET
+
+// func prefetchLines(data *byte, offs *uint64, n int)
+TEXT ·prefetchLines(SB), NOSPLIT, $0-24
+	MOVD data+0(FP), R0
+	MOVD offs+8(FP), R1
+	MOVD n+16(FP), R2
+	ADD  $7, R0, R3
+	CBZ  R2, prefetchLinesDone
+
+prefetchLinesLoop:
+	MOVD.P 8(R1), R4
+	ADD    R0, R4, R5
+	PRFM   (R5), PLDL1KEEP
+	ADD    R3, R4, R5
+	PRFM   (R5), PLDL1KEEP
+	SUB    $1, R2
+	CBNZ   R2, prefetchLinesLoop
+
+prefetchLinesDone:
+	RET

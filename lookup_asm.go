@@ -81,3 +81,10 @@ func probeSemiLocated(t *table, s *probeScratch, found []bool) int {
 	}
 	return n
 }
+
+// prefetchLines prefetches, for each byte offset o in offs[0:n], the lines
+// holding data[o] and data[o+7]: a bucket a narrow probe loads 8 bytes of.
+// It reads offs[0:n] and nothing of data: a prefetch never faults.
+//
+//go:noescape
+func prefetchLines(data *byte, offs *uint64, n int)
