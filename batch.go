@@ -115,11 +115,12 @@ func (c *core) insertHashes(hs []uint64) (int, error) {
 // walkPrefetchMin is the table size, in bytes, from which insertHashes
 // prefetches the walks' first buckets: half the last-level cache (16 MiB
 // where it is unknown), since the table shares it with the keys streaming
-// in and with the other cores. On a 32 MiB L3 (AMD Zen 5), filling packed
-// f = 12 tables of 1.6 to 13 MiB with it took 20-35% longer (the reads that
-// find the full buckets cost more than the misses they hide), and tables of
-// 25 MiB and more 12-20% less (README, "Performance"). A variable, so that
-// tests can take the path on small tables.
+// in and with the other cores. On a 32 MiB L3 (AMD Zen 5), filling tables
+// of 1.6 MiB with it took 26-34% longer (the reads that find the full
+// buckets cost more than the misses they hide), tables of 13 MiB were a
+// toss-up, and tables of 25 MiB and more took 12-15% less (README,
+// "Performance"). A variable, so that tests can take the path on small
+// tables.
 var walkPrefetchMin = walkPrefetchSize(cpuid.CPU.Cache.L3)
 
 func walkPrefetchSize(l3 int) int {

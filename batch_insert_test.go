@@ -3,6 +3,8 @@ package cuckoo
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"math"
 	"testing"
 )
 
@@ -92,5 +94,39 @@ func TestInsertBatchStrings(t *testing.T) {
 	}
 	if n, err := f.InsertBatch(nil); n != 0 || err != nil {
 		t.Fatalf("empty batch: %d, %v", n, err)
+	}
+}
+
+// BenchmarkInsertBatchPrefetch fills filters of several sizes to capacity
+// with one InsertBatch, with the walks' prefetch (pf=on) and without
+// (pf=off), whatever walkPrefetchMin would choose, so that the threshold
+// can be checked on a machine:
+//
+//	go test -run '^$' -bench InsertBatchPrefetch -benchtime 1x -count 3 | benchstat -col /pf -
+func BenchmarkInsertBatchPrefetch(b *testing.B) {
+	defer func(old int) { walkPrefetchMin = old }(walkPrefetchMin)
+	for _, n := range []int{1 << 20, 8 << 20, 16 << 20, 32 << 20} {
+		keys := benchKeys[uint64](n, 0)
+		for _, c := range []struct {
+			layout Layout
+			bits   int
+		}{{Packed, 12}, {SemiSorted, 13}} {
+			f := mustNew[uint64](b, Config{Capacity: n, Layout: c.layout, FingerprintBits: c.bits})
+			for _, pf := range []string{"off", "on"} {
+				b.Run(fmt.Sprintf("%v/f=%d/%s/pf=%s", c.layout, c.bits, sizeName(n), pf), func(b *testing.B) {
+					walkPrefetchMin = 0
+					if pf == "off" {
+						walkPrefetchMin = math.MaxInt
+					}
+					for b.Loop() {
+						f.Reset()
+						if _, err := f.InsertBatch(keys); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/key")
+				})
+			}
+		}
 	}
 }
