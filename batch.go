@@ -92,7 +92,9 @@ func (c *core) insertHashes(hs []uint64) (int, error) {
 	}
 	ahead := c.walkAhead()
 	prefetchBuckets(&c.t, chunk(0))
-	prefetchBuckets(&c.t, chunk(1))
+	if len(hs) > batchChunk {
+		prefetchBuckets(&c.t, chunk(1))
+	}
 	if ahead {
 		prefetchWalks(&c.t, chunk(0))
 	}
@@ -117,12 +119,16 @@ func (c *core) insertHashes(hs []uint64) (int, error) {
 // where it is unknown), since the table shares it with the keys streaming
 // in and with the other cores. On a 32 MiB L3 (AMD Zen 5), filling tables
 // of 1.6 MiB with it took 26-34% longer (the reads that find the full
-// buckets cost more than the misses they hide), tables of 13 MiB were a
-// toss-up, and tables of 25 MiB and more took 12-15% less (README,
-// "Performance"). A variable, so that tests can take the path on small
-// tables.
+// buckets cost more than the misses they hide), tables of 12.6 MiB went
+// either way (packed -5%, within the noise, semi-sorted -10%; an earlier
+// run had packed +20%), and tables of 25 MiB and more took 12-15% less
+// (README, "Performance"). Only that machine was measured; where cpuid
+// does not give the L3 (arm64), 16 MiB is a guess. A variable, so that
+// tests can take the path on small tables.
 var walkPrefetchMin = walkPrefetchSize(cpuid.CPU.Cache.L3)
 
+// walkPrefetchSize is walkPrefetchMin for a last-level cache of l3 bytes,
+// 0 or less if unknown.
 func walkPrefetchSize(l3 int) int {
 	if l3 <= 0 {
 		return 16 << 20
@@ -131,11 +137,11 @@ func walkPrefetchSize(l3 int) int {
 }
 
 // walkAhead reports whether insertHashes prefetches walks: with the
-// assembly's prefetch, for a large fixed table whose walk is kickNarrow or
-// kickSemi.
+// assembly's prefetch, for a large fixed table whose buckets are one word
+// (class8 to classSemi: packed f <= 16, semi-sorted 5 <= f <= 16).
 func (c *core) walkAhead() bool {
 	t := &c.t
-	return haveAsm && useBatchAsm && t.g == 0 && t.class <= classSemi && len(t.data) >= walkPrefetchMin
+	return haveAsm && useBatchAsm && t.class <= classSemi && len(t.data) >= walkPrefetchMin
 }
 
 // prefetchWalks prefetches, for each hash of hs (at most batchChunk) whose

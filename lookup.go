@@ -34,8 +34,10 @@ import "unsafe"
 // lookup's switch on it always goes the same way for one filter.
 type probeClass uint8
 
-// The first three are the fixed packed tables with slots of at most 16 bits,
-// in that order: insert tests class <= classNarrow.
+// The order is relied on: the first three are the fixed packed tables with
+// slots of at most 16 bits (insert tests class <= classNarrow), the first
+// four the fixed tables whose buckets are one word (walkAhead tests
+// class <= classSemi; the concurrent lookup, class > classSemi).
 const (
 	class8           probeClass = iota // packed, f = 8: buckets of 4 bytes
 	class16                            // packed, f = 16: buckets of 8 bytes

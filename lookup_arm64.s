@@ -256,7 +256,8 @@ TEXT ·prefetchLines(SB), NOSPLIT, $0-24
 	MOVD offs+8(FP), R1
 	MOVD n+16(FP), R2
 	ADD  $7, R0, R3
-	CBZ  R2, prefetchLinesDone
+	CMP  $0, R2
+	BLE  prefetchLinesDone
 
 prefetchLinesLoop:
 	MOVD.P 8(R1), R4
@@ -264,8 +265,8 @@ prefetchLinesLoop:
 	PRFM   (R5), PLDL1KEEP
 	ADD    R3, R4, R5
 	PRFM   (R5), PLDL1KEEP
-	SUB    $1, R2
-	CBNZ   R2, prefetchLinesLoop
+	SUBS   $1, R2
+	BNE    prefetchLinesLoop
 
 prefetchLinesDone:
 	RET
