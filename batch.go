@@ -169,10 +169,7 @@ func prefetchWalks(t *table, hs []uint64) {
 			if t.freeMarks(w1)|t.freeMarks(w2) != 0 {
 				continue
 			}
-			f := t.f & 31
-			for k := range slotsPerBucket {
-				s1[k], s2[k] = uint32(w1>>(uint(k)*f)&t.slotMax), uint32(w2>>(uint(k)*f)&t.slotMax)
-			}
+			s1, s2 = t.narrowSlots(w1), t.narrowSlots(w2)
 		}
 		for k := range slotsPerBucket {
 			offs[n+k] = t.alt(i1, s1[k]) * bb >> 3

@@ -127,14 +127,18 @@ func (t *table) packedAdd2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 // packedSlots returns the four fingerprints of packed bucket i, in slot order.
 func (t *table) packedSlots(i uint64) (s [4]uint32) {
 	if t.f <= 16 {
-		b := t.narrowWord(i)
-		for k := range s {
-			s[k] = uint32(b>>(uint(k)*t.f)) & uint32(t.slotMax)
-		}
-		return s
+		return t.narrowSlots(t.narrowWord(i))
 	}
 	for k := range s {
 		s[k] = t.slot(i, uint(k))
+	}
+	return s
+}
+
+// narrowSlots is packedSlots for f <= 16, of the bucket given as narrowWord.
+func (t *table) narrowSlots(b uint64) (s [4]uint32) {
+	for k := range s {
+		s[k] = uint32(b>>(uint(k)*t.f)) & uint32(t.slotMax)
 	}
 	return s
 }

@@ -249,8 +249,8 @@ func (t *table) semiWrite(i uint64, s [4]uint32) {
 	t.semiStoreNarrow(i, lo)
 }
 
-// semiStoreNarrow is semiStore for f <= 16: 12 + 4w <= 60 bits, one word,
-// one read-modify-write.
+// semiStoreNarrow stores x, an encoded bucket, as bucket i of a table with
+// f <= 16: 12 + 4w <= 60 bits, one word, one read-modify-write.
 func (t *table) semiStoreNarrow(i uint64, x uint64) {
 	p := i * uint64(t.bbits)
 	o, sh := p>>3, p&7
