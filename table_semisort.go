@@ -202,8 +202,14 @@ func (t *table) semiHasFree(i uint64) bool {
 // semiFree reports whether a bucket, given from its first bit on (the code
 // and slot 0's low part suffice), has an empty slot: its smallest
 // fingerprint, slot 0, is 0.
+//
+// Slot 0's low part is tested first: it is in b, while the prefix needs a
+// load from semiDecode that waits for b. A full bucket has a low part of 0
+// only once in 2^w, so the walk's look-ahead, which tests four buckets a
+// step, almost never waits for the table (filling 1M keys, f = 13: -8%,
+// 8 interleaved runs; README, "Inserts").
 func (t *table) semiFree(b uint64) bool {
-	return semiDecode[b&(1<<semiCodeBits-1)]&0xf == 0 && uint32(b>>semiCodeBits)&t.lowMask == 0
+	return uint32(b>>semiCodeBits)&t.lowMask == 0 && semiDecode[b&(1<<semiCodeBits-1)]&0xf == 0
 }
 
 // semiAdd2 is add2 for the semi-sorted layout. Both buckets are read before
