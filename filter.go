@@ -249,6 +249,15 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 			return c.insertFull(i1, v1, i2, v2)
 		}
 	}
+	if t.class == classSemi {
+		fp, i1 := t.locate(h)
+		i2 := t.alt(i1, fp)
+		if t.semiAdd2Narrow(i1, fp, i2, fp) {
+			c.count++
+			return nil
+		}
+		return c.insertFull(i1, fp, i2, fp)
+	}
 	if t.layout == SemiSorted && t.g == 0 {
 		return c.insertSemi(h)
 	}

@@ -212,12 +212,18 @@ func (t *table) semiFree(b uint64) bool {
 	return uint32(b>>semiCodeBits)&t.lowMask == 0 && semiDecode[b&(1<<semiCodeBits-1)]&0xf == 0
 }
 
-// semiAdd2 is add2 for the semi-sorted layout. Both buckets are read before
-// either is tested, so that their cache misses overlap.
+// semiAdd2 is add2 for the semi-sorted layout.
 func (t *table) semiAdd2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	if t.f > 16 {
 		return t.semiAdd(i1, v1) || t.semiAdd(i2, v2)
 	}
+	return t.semiAdd2Narrow(i1, v1, i2, v2)
+}
+
+// semiAdd2Narrow is semiAdd2 for f <= 16, where one load holds a bucket.
+// Both buckets are read before either is tested, so that their cache
+// misses overlap.
+func (t *table) semiAdd2Narrow(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
 	i, v, b := i1, v1, b1
 	if !t.semiFree(b1) {
