@@ -26,6 +26,19 @@ func TestHashIsXXH3(t *testing.T) {
 	}
 }
 
+// TestHashAnchorValues holds the two hashes that bench/anchorhash/hash.cc,
+// a C++ copy of the integer hash, checks its copy against before it times
+// anything: if Hash changes, this test fails, and the copy must change with
+// it.
+func TestHashAnchorValues(t *testing.T) {
+	f := mustNew[uint64](t, Config{Capacity: 10})
+	for _, c := range []struct{ key, want uint64 }{{1, 0x132f69201eccd0d}, {0xdeadbeef, 0x11197fd12775ffa4}} {
+		if got := f.Hash(c.key); got != c.want {
+			t.Errorf("Hash(%#x) = %#x, bench/anchorhash/hash.cc expects %#x", c.key, got, c.want)
+		}
+	}
+}
+
 type (
 	userID   uint64
 	label    string

@@ -7,7 +7,9 @@
 // and three over n other keys (miss).
 //
 // Usage (see run): anchorhash N ROUNDS
-// Prints, per width, the medians in ns per key and the ratio xxh3 / own.
+// Prints, per width, the medians in ns per key, the ratio xxh3 / own, and
+// the fewest keys each filter took in a round (n when every fill went to
+// the end).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -70,8 +72,8 @@ size_t round(const std::vector<uint64_t> &in, const std::vector<uint64_t> &out, 
   Filter filter(in.size());
   size_t added = 0;
   while (added < in.size() && filter.Add(in[added]) == cuckoofilter::Ok) added++;
-  // The filter holds a key it could not place as its victim: look up only
-  // the keys before it.
+  // Once a walk fails, the filter keeps the fingerprint it could not place
+  // (its victim) and refuses every later key: in[0..added) all went in.
   size_t n = 0;
   double t0 = nanos();
   for (int pass = 0; pass < 3; pass++)
@@ -101,7 +103,7 @@ void compare(const std::vector<uint64_t> &in, const std::vector<uint64_t> &out, 
   using Own = cuckoofilter::CuckooFilter<uint64_t, F>;
   using Ours = cuckoofilter::CuckooFilter<uint64_t, F, cuckoofilter::SingleTable, Xxh3Int>;
   Times own, ours;
-  size_t least = in.size();  // the fewest keys a filter took
+  size_t ownLeast = in.size(), oursLeast = in.size();  // the fewest keys each took
   for (int r = 0; r < rounds; r++) {  // alternate, and swap the order every round
     size_t a, b;
     if (r % 2 == 0) {
@@ -111,11 +113,12 @@ void compare(const std::vector<uint64_t> &in, const std::vector<uint64_t> &out, 
       b = round<Ours>(in, out, &ours, found);
       a = round<Own>(in, out, &own, found);
     }
-    least = std::min(least, std::min(a, b));
+    ownLeast = std::min(ownLeast, a);
+    oursLeast = std::min(oursLeast, b);
   }
   double oh = median(own.hit), om = median(own.miss), xh = median(ours.hit), xm = median(ours.miss);
-  std::printf("| %zu | %zu | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f |%s\n", F, in.size(), oh, om, xh, xm, xh / oh,
-              xm / om, least < in.size() ? " a fill stopped early" : "");
+  std::printf("| %zu | %zu | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %zu / %zu |\n", F, in.size(), oh, om, xh, xm,
+              xh / oh, xm / om, ownLeast, oursLeast);
 }
 
 }  // namespace
@@ -126,7 +129,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   // The hash must be the package's: cuckoo's Hash(uint64(1)) and
-  // Hash(uint64(0xdeadbeef)) with the default seed.
+  // Hash(uint64(0xdeadbeef)) with the default seed, which the Go test
+  // TestHashAnchorValues holds to these values.
   Xxh3Int h;
   if (h(1) != 0x132f69201eccd0dULL || h(0xdeadbeef) != 0x11197fd12775ffa4ULL) {
     std::fprintf(stderr, "Xxh3Int is not cuckoo's hash\n");
@@ -134,6 +138,10 @@ int main(int argc, char **argv) {
   }
   size_t n = std::strtoull(argv[1], nullptr, 10);
   int rounds = std::atoi(argv[2]);
+  if (n == 0 || rounds <= 0) {
+    std::fprintf(stderr, "anchorhash: N and ROUNDS must be positive\n");
+    return 2;
+  }
   auto in = splitmix(n, 1), out = splitmix(n, 2);
   size_t found = 0;
   compare<8>(in, out, rounds, &found);
