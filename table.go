@@ -326,6 +326,24 @@ func (t *table) countMatches(i1 uint64, v1 uint32, i2 uint64, v2 uint32) int {
 	return n
 }
 
+// mayHoldOnly is false when bucket i surely holds something other than v:
+// a test of slot 0 alone, which lets an insert into two full buckets skip
+// countMatches (two decodes and compares) unless its fingerprint fills
+// slot 0 of the first. For fixed tables with f <= 16 it reads slot 0 of the
+// packed layout, or the low part of slot 0 of the semi-sorted one (the
+// smallest fingerprint, so it is v's if all four are v); for the others it
+// is true.
+func (t *table) mayHoldOnly(i uint64, v uint32) bool {
+	if t.f > 16 || t.g != 0 {
+		return true
+	}
+	b := t.narrowWord(i)
+	if t.layout == SemiSorted {
+		return uint32(b>>semiCodeBits)&t.lowMask == v&t.lowMask
+	}
+	return b&t.slotMax == uint64(v)
+}
+
 // bucketMatches is the number of slots of bucket i that hold v.
 func (t *table) bucketMatches(i uint64, v uint32) int {
 	lo, hi := t.matchesAt(i, v)
