@@ -331,7 +331,7 @@ func (c *core) insertAt(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
 func (c *core) insertFull(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
 	// If they hold nothing but the key's fingerprint, no displacement can
 	// help: it can only ever live in these two buckets.
-	if c.t.mayHoldOnly(i1, v1) && c.t.countMatches(i1, v1, i2, v2) == 2*slotsPerBucket {
+	if (c.t.class > classSemi || c.t.slot0Is(i1, v1)) && c.t.countMatches(i1, v1, i2, v2) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates
 	}
 	if !c.kick(i1, v1, i2, v2) {

@@ -326,22 +326,19 @@ func (t *table) countMatches(i1 uint64, v1 uint32, i2 uint64, v2 uint32) int {
 	return n
 }
 
-// mayHoldOnly is false when bucket i surely holds something other than v:
-// a test of slot 0 alone, which lets an insert into two full buckets skip
-// countMatches (two decodes and compares) unless its fingerprint fills
-// slot 0 of the first. For fixed tables with f <= 16 it reads slot 0 of the
-// packed layout, or the low part of slot 0 of the semi-sorted one (the
-// smallest fingerprint, so it is v's if all four are v); for the others it
-// is true.
-func (t *table) mayHoldOnly(i uint64, v uint32) bool {
-	if t.f > 16 || t.g != 0 {
-		return true
+// slot0Is reports whether slot 0 of bucket i could hold v, for a fixed
+// table whose buckets are one word (class <= classSemi, lookup.go): slot 0
+// of the packed layout, or the low part of slot 0 of the semi-sorted one,
+// whose smallest fingerprint it is. A bucket that holds nothing but v has
+// it there, so a false answer lets an insert into two full buckets skip
+// countMatches (two decodes and compares); a full bucket of other keys
+// gives a true one only once in 2^f (2^w).
+func (t *table) slot0Is(i uint64, v uint32) bool {
+	b, m := t.narrowWord(i), t.slotMax
+	if t.class == classSemi {
+		b, m = b>>semiCodeBits, uint64(t.lowMask)
 	}
-	b := t.narrowWord(i)
-	if t.layout == SemiSorted {
-		return uint32(b>>semiCodeBits)&t.lowMask == v&t.lowMask
-	}
-	return b&t.slotMax == uint64(v)
+	return (b^uint64(v))&m == 0
 }
 
 // bucketMatches is the number of slots of bucket i that hold v.
