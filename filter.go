@@ -208,10 +208,10 @@ func (c *reader) estimatedFPR() float64 {
 // most 16 bits and a free slot in one of the key's buckets, in one
 // function: both buckets read before either is tested, the first with a
 // free slot chosen (the compiler keeps this a branch; an arithmetic choice
-// measured no faster), the slot written in place. A fixed table goes from
-// there, or from a semi-sorted table's add2, straight to the displacement
-// walk (insertFull) when both buckets are full; the other cases take
-// insertSlow.
+// measured no faster), the slot written in place. Its second is the same
+// for a fixed semi-sorted table with f <= 16 (semiAdd2Narrow). A fixed
+// table goes from either straight to the displacement walk (insertFull)
+// when both buckets are full; the other cases take insertSlow.
 func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 	var h uint64
 	switch k { // as in lookup
@@ -258,21 +258,7 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 		}
 		return c.insertFull(i1, fp, i2, fp)
 	}
-	if t.layout == SemiSorted && t.g == 0 {
-		return c.insertSemi(h)
-	}
 	return c.insertSlow(h)
-}
-
-// insertSemi is insert's common case for a fixed semi-sorted table.
-func (c *core) insertSemi(h uint64) error {
-	fp, i1 := c.t.locate(h)
-	i2 := c.t.alt(i1, fp)
-	if c.t.semiAdd2(i1, fp, i2, fp) {
-		c.count++
-		return nil
-	}
-	return c.insertFull(i1, fp, i2, fp)
 }
 
 // insertSlow is insert for everything but the common case: a full pair of
