@@ -61,6 +61,17 @@ const kindHash keyKind = 0xff
 // kindOf reports how keys of type T are read. The result for a type is fixed,
 // so it is computed once per filter.
 func kindOf[T Hashable]() keyKind {
+	// The most common types without reflection, which costs a dozen
+	// instructions more on paths that compute the kind on every call
+	// (ContainsEncoded).
+	switch any((*T)(nil)).(type) {
+	case *[]byte:
+		return kindBytes
+	case *string:
+		return kindString
+	case *uint64, *int64:
+		return kindInt
+	}
 	switch t := reflect.TypeFor[T](); t.Kind() {
 	case reflect.String:
 		return kindString

@@ -87,21 +87,17 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 	t := &r.t
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
-	// The two-bucket tests are anyZero's, with the lane constants as
-	// immediates where the width is fixed.
+	// The fixed classes are probeFixed's switch, written out again so that
+	// a lookup makes no call: hasNarrow and hasSemi are over the inlining
+	// budget, so their bodies are repeated here.
 	switch t.class {
 	case class8:
-		// Both buckets in one word: eight byte lanes.
-		x := (uint64(load32At(t.data, i1*4)) | uint64(load32At(t.data, i2*4))<<32) ^ uint64(fp)*ones8
-		return (x-ones8)&^x&tops8 != 0
+		return has8(t.data, i1, i2, fp)
 	case classNarrow:
 		pat := uint64(fp) * t.lanes.onesLo
 		return t.lanes.anyZero(t.narrowWord(i1)^pat, t.narrowWord(i2)^pat)
 	case class16:
-		pat := uint64(fp) * ones16
-		x1 := load64At(t.data, i1*8) ^ pat
-		x2 := load64At(t.data, i2*8) ^ pat
-		return ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
+		return has16(t.data, i1, i2, fp)
 	case classSemi:
 		bp := uint64(fp>>(t.w&31)) * 0x1111 // the mask spares a check of the shift
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
@@ -116,6 +112,60 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 		return t.holds(b1, v1)|t.holds(b2, v2) != 0
 	}
 	return containsWide(t, i1, i2, fp)
+}
+
+// probeFixed reports whether the fixed table of shape s, base bucket count
+// m and data holds the fingerprint of hash h: lookup's probe for a table
+// that is not a Filter's or a View's, such as an encoding probed in place
+// (encoded.go), without building one.
+func (s *shape) probeFixed(data []byte, m, h uint64) bool {
+	fp, i1 := locateOn(h, s.slotMax, m)
+	i2 := altOn(i1, fp, m)
+	switch s.class {
+	case class8:
+		return has8(data, i1, i2, fp)
+	case classNarrow:
+		return s.hasNarrow(data, i1, i2, fp)
+	case class16:
+		return has16(data, i1, i2, fp)
+	case classSemi:
+		return s.hasSemi(data, i1, i2, fp)
+	}
+	var t table
+	t.setShape(m, s.f, 0, 0, s.layout)
+	t.data = data
+	return containsWide(&t, i1, i2, fp)
+}
+
+// The two-bucket tests of the fixed classes. They are anyZero's, with the
+// lane constants as immediates where the width is fixed.
+
+// has8 tests a packed table of 8-bit fingerprints: both buckets in one
+// word, eight byte lanes.
+func has8(data []byte, i1, i2 uint64, fp uint32) bool {
+	x := (uint64(load32At(data, i1*4)) | uint64(load32At(data, i2*4))<<32) ^ uint64(fp)*ones8
+	return (x-ones8)&^x&tops8 != 0
+}
+
+// has16 tests a packed table of 16-bit fingerprints: a bucket a word.
+func has16(data []byte, i1, i2 uint64, fp uint32) bool {
+	pat := uint64(fp) * ones16
+	x1 := load64At(data, i1*8) ^ pat
+	x2 := load64At(data, i2*8) ^ pat
+	return ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
+}
+
+// hasNarrow tests a packed table of other widths below 16.
+func (s *shape) hasNarrow(data []byte, i1, i2 uint64, fp uint32) bool {
+	pat := uint64(fp) * s.lanes.onesLo
+	return s.lanes.anyZero(s.word(data, i1)^pat, s.word(data, i2)^pat)
+}
+
+// hasSemi tests a semi-sorted table of 5 to 16 bits.
+func (s *shape) hasSemi(data []byte, i1, i2 uint64, fp uint32) bool {
+	bp := uint64(fp>>(s.w&31)) * 0x1111 // the mask spares a check of the shift
+	bl := uint64(fp&s.lowMask) * s.semiLanes.onesLo
+	return s.semiLanes.anyZero(s.semiLows(s.word(data, i1), bp, bl), s.semiLows(s.word(data, i2), bp, bl))
 }
 
 // Lane constants of the fixed widths: the lowest and the highest bit of

@@ -38,7 +38,7 @@
 	MOVQ table_data(DI), R8 \
 	LEAQ 7(R8), R10 \
 	LEAQ 15(R8), AX \
-	CMPQ table_f(DI), $16 \
+	CMPQ table_shape+shape_f(DI), $16 \
 	CMOVQHI AX, R10
 
 // func locatePackedAVX2(t *table, hs *uint64, n int, s *probeScratch)
@@ -49,7 +49,7 @@ TEXT ·locatePackedAVX2(SB), NOSPLIT, $0-32
 	MOVQ $0x9e3779b1, AX
 	MOVQ AX, X13
 	VPBROADCASTQ X13, Y13               // alt's odd multiplier
-	VPBROADCASTQ table_bbits(DI), Y12   // bits per bucket
+	VPBROADCASTQ table_shape+shape_bbits(DI), Y12   // bits per bucket
 	MOVQ $1, AX
 	MOVQ AX, X11
 	VPBROADCASTQ X11, Y11               // 1 in each lane
@@ -111,7 +111,7 @@ TEXT ·locatePackedAVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTQ table_m(DI), Z14
 	MOVQ $0x9e3779b1, AX
 	VPBROADCASTQ AX, Z13
-	VPBROADCASTQ table_bbits(DI), Z12
+	VPBROADCASTQ table_shape+shape_bbits(DI), Z12
 	MOVQ $1, AX
 	VPBROADCASTQ AX, Z11
 
@@ -173,15 +173,15 @@ avx512Done:
 	XORQ  R10, DX \
 	XORQ  R11, AX \
 	MOVQ  AX, R14 \
-	ANDQ  table_lanes+lanes_restHi(DI), R14 \
+	ANDQ  table_shape+shape_lanes+lanes_restHi(DI), R14 \
 	MOVQ  DX, CX \
-	ANDQ  table_lanes+lanes_restLo(DI), CX \
-	ADDQ  table_lanes+lanes_restLo(DI), CX \
-	ADCQ  table_lanes+lanes_restHi(DI), R14 \
+	ANDQ  table_shape+shape_lanes+lanes_restLo(DI), CX \
+	ADDQ  table_shape+shape_lanes+lanes_restLo(DI), CX \
+	ADCQ  table_shape+shape_lanes+lanes_restHi(DI), R14 \
 	ORQ   DX, CX \
 	ORQ   AX, R14 \
-	ANDNQ table_lanes+lanes_topsLo(DI), CX, CX \
-	ANDNQ table_lanes+lanes_topsHi(DI), R14, R14 \
+	ANDNQ table_shape+shape_lanes+lanes_topsLo(DI), CX, CX \
+	ANDNQ table_shape+shape_lanes+lanes_topsHi(DI), R14, R14 \
 	ORQ   R14, CX \
 	ORQ   CX, R13
 
@@ -193,15 +193,15 @@ TEXT ·probePacked(SB), NOSPLIT, $0-40
 	MOVQ table_data(DI), R8
 	XORQ BX, BX  // i
 	XORQ R12, R12 // found count
-	CMPQ table_f(DI), $16
+	CMPQ table_shape+shape_f(DI), $16
 	JA   wide
 
 	// f <= 16: a bucket is at most 64 bits from bit 0..7 of its first byte,
 	// so one 8-byte load and a shift read it.
 	MOVQ n+16(FP), CX
-	MOVQ table_lanes+lanes_onesLo(DI), R10
-	MOVQ table_lanes+lanes_restLo(DI), R11
-	MOVQ table_lanes+lanes_topsLo(DI), R13
+	MOVQ table_shape+shape_lanes+lanes_onesLo(DI), R10
+	MOVQ table_shape+shape_lanes+lanes_restLo(DI), R11
+	MOVQ table_shape+shape_lanes+lanes_topsLo(DI), R13
 	TESTQ CX, CX
 	JEQ  done
 
@@ -254,8 +254,8 @@ wide:
 wideLoop:
 	// fp in every lane, 128 bits: R11:R10
 	MOVQ  probeScratch_fp(SI)(BX*8), DX
-	MULXQ table_lanes+lanes_onesLo(DI), R10, R11
-	IMULQ table_lanes+lanes_onesHi(DI), DX
+	MULXQ table_shape+shape_lanes+lanes_onesLo(DI), R10, R11
+	IMULQ table_shape+shape_lanes+lanes_onesHi(DI), DX
 	ADDQ  DX, R11
 
 	XORQ R13, R13

@@ -36,13 +36,13 @@ TEXT ·locatePackedARM64(SB), NOSPLIT, $0-32
 	MOVD table_data(tp), base
 	MOVD table_fpRange(tp), fpRange
 	MOVD table_m(tp), m
-	MOVD table_bbits(tp), bbits
+	MOVD table_shape+shape_bbits(tp), bbits
 	MOVW $0x9e3779b1, gold
 	MOVD $0, i
 
 	// last = base + the probe's load length less one (8 or 16 bytes), so
 	// that both the first and the last line the probe reads are prefetched.
-	MOVD table_f(tp), addr
+	MOVD table_shape+shape_f(tp), addr
 	MOVD $7, last
 	MOVD $15, h
 	CMP  $16, addr
@@ -144,15 +144,15 @@ TEXT ·probePacked(SB), NOSPLIT, $0-40
 	MOVD n+16(FP), cnt
 	MOVD found+24(FP), fnd
 	MOVD table_data(tp), base
-	MOVD table_lanes+lanes_onesLo(tp), onesLo
-	MOVD table_lanes+lanes_restLo(tp), restLo
-	MOVD table_lanes+lanes_topsLo(tp), topsLo
-	MOVD table_lanes+lanes_onesHi(tp), onesHi
-	MOVD table_lanes+lanes_restHi(tp), restHi
-	MOVD table_lanes+lanes_topsHi(tp), topsHi
+	MOVD table_shape+shape_lanes+lanes_onesLo(tp), onesLo
+	MOVD table_shape+shape_lanes+lanes_restLo(tp), restLo
+	MOVD table_shape+shape_lanes+lanes_topsLo(tp), topsLo
+	MOVD table_shape+shape_lanes+lanes_onesHi(tp), onesHi
+	MOVD table_shape+shape_lanes+lanes_restHi(tp), restHi
+	MOVD table_shape+shape_lanes+lanes_topsHi(tp), topsHi
 	MOVD $0, i
 	MOVD $0, count
-	MOVD table_f(tp), R24
+	MOVD table_shape+shape_f(tp), R24
 	CMP  $16, R24
 	BHI  wideLoop
 

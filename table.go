@@ -15,6 +15,14 @@ const slotsPerBucket = 4
 // never starts less than one byte before the end of the buckets.
 const tablePad = 16
 
+// probeReach is how far past the end of the last bucket the read-only
+// probes (lookups, counts, batches, the structure check) may read: 8 bytes
+// from the first byte of a bucket of at most 64 bits, 16 from that of a
+// wider one, which is at least 8 bytes long. A table that is only read (a
+// compact encoding's, encoding_compact.go) needs no more padding than that;
+// the writes of a Filter's table need tablePad.
+const probeReach = 8
+
 // maxBuckets bounds the bucket count: bucket indexes come from 32 bits of
 // the hash.
 const maxBuckets = 1 << 32
@@ -24,19 +32,12 @@ const maxBuckets = 1 << 32
 // zero bytes that are never part of a bucket.
 type table struct {
 	// What a single lookup reads comes first: with the reader's hasher and
-	// key kind before it, in one cache line (see reader).
-	class   probeClass // the single-key probe (lookup.go)
-	layout  Layout
+	// key kind before it, the first two cache lines (see reader).
 	m0      uint64 // base bucket count, even, >= 2: m = m0 << k (growth.go)
 	fpRange uint64 // 2^fbits - 1, the number of non-empty fingerprints
 	data    []byte
-	bbytes  uint64 // bytes per bucket, for byte-aligned buckets
-	nibble  bool   // buckets are not whole bytes: every other one starts 4 bits into a byte
-	bbits   uint   // bits per bucket
-	f       uint   // bits per slot, 4..32: fbits, and g-k layer bits (growth.go)
-	lanes   lanes  // SWAR constants for four f-bit lanes
-	slotMax uint64 // 2^f - 1: a slot's bits
-	m       uint64 // bucket count
+	shape
+	m uint64 // bucket count
 
 	// A growable table's stage (growth.go); g = k = 0 for a fixed one.
 	fbits  uint   // fingerprint bits
@@ -46,14 +47,28 @@ type table struct {
 	lshift uint   // 32 - g: the layer bits are the top g of a 32-bit word
 	rbits  uint   // g - k: layer bits a slot keeps
 	rmask  uint32 // 2^rbits - 1
+}
+
+// shape is what a table's code needs that follows from its layout and slot
+// width alone: the probe to run and the constants of its lane arithmetic.
+// It holds no pointer, so that copying it from its template (shapeOf) is a
+// plain copy.
+type shape struct {
+	class   probeClass // the single-key probe (lookup.go)
+	layout  Layout
+	nibble  bool   // buckets are not whole bytes: every other one starts 4 bits into a byte
+	bbytes  uint64 // bytes per bucket, for byte-aligned buckets
+	bbits   uint   // bits per bucket
+	f       uint   // bits per slot, 4..32: fbits, and g-k layer bits (growth.go)
+	lanes   lanes  // SWAR constants for four f-bit lanes
+	slotMax uint64 // 2^f - 1: a slot's bits
 
 	// The semi-sorted layout's constants (table_semisort.go).
-	w            uint          // low bits per fingerprint, f-4
-	lowMask      uint32        // 2^w - 1
-	fourBitsOnly uint64        // 0xf when w = 0: the prefix match is the answer
-	semiLanes    lanes         // SWAR constants for four w-bit lanes
-	spread       [16][2]uint64 // 4-bit slot mask -> top bits of those w-bit lanes
-	unspread     [16]uint64    // 4-bit slot mask -> top bits of the other w-bit lanes, w <= 15
+	w            uint       // low bits per fingerprint, f-4
+	lowMask      uint32     // 2^w - 1
+	fourBitsOnly uint64     // 0xf when w = 0: the prefix match is the answer
+	semiLanes    lanes      // SWAR constants for four w-bit lanes
+	unspread     [16]uint64 // 4-bit slot mask -> top bits of the other w-bit lanes, w <= 15
 }
 
 // lanes holds the constants that test four f-bit lanes at once, as 128-bit
@@ -131,46 +146,73 @@ func newTableData(n uint64) []byte {
 // tableShape is a table without data: decoding points its data at encoded
 // bytes instead of allocating.
 func tableShape(m0 uint64, fbits, g, k uint, layout Layout) table {
+	var t table
+	t.setShape(m0, fbits, g, k, layout)
+	return t
+}
+
+// setShape makes t a table of m0<<k buckets of fbits-bit fingerprints at
+// stage k of g (growth.go), without data. Its shape is copied from a shared
+// template (shapeOf), so that it costs one copy and a few stores: probing a
+// filter straight from its bytes (encoded.go) makes one per call, in place,
+// since copying a struct just written field by field stalls on the stores.
+func (t *table) setShape(m0 uint64, fbits, g, k uint, layout Layout) {
 	f := fbits + g - k
-	t := table{
-		m:       m0 << k,
-		f:       f,
-		bbits:   bucketBits(layout, f),
-		fpRange: 1<<fbits - 1,
-		layout:  layout,
-		lanes:   newLanes(f),
-		slotMax: 1<<f - 1,
-		fbits:   fbits,
-		fpMask:  1<<fbits - 1,
-		g:       g,
-		k:       k,
-		m0:      m0,
-	}
-	t.bbytes = uint64(t.bbits / 8)
-	t.nibble = t.bbits%8 != 0
-	t.class = classify(layout, f)
+	t.shape = *shapeOf(layout, f)
+	t.data = nil
+	t.m, t.m0 = m0<<k, m0
+	t.fbits, t.fpRange, t.fpMask = fbits, 1<<fbits-1, 1<<fbits-1
+	t.g, t.k, t.fill = g, k, 0
+	t.lshift, t.rbits, t.rmask = 32-g, g-k, 1<<(g-k)-1
 	if g > 0 {
 		t.class = classGrown
 		if layout == Packed && f <= 16 {
 			t.class = classGrownNarrow
 		}
+		t.fill = int(float64(t.m*slotsPerBucket) * targetLoad(f))
 	}
-	t.fill = int(float64(t.m*slotsPerBucket) * targetLoad(f))
-	t.lshift, t.rbits, t.rmask = 32-g, g-k, 1<<(g-k)-1
-	if layout == SemiSorted {
-		t.w = f - 4
-		t.lowMask = 1<<t.w - 1
-		t.semiLanes = newLanes(t.w)
-		if t.w == 0 {
-			t.fourBitsOnly = 0xf
-		} else {
-			t.spread = semiSpread(t.w)
-			for m := range t.unspread {
-				t.unspread[m] = t.spread[^m&0xf][0]
-			}
+}
+
+// shapes holds every layout's shapes, by slot width 4..32 (indexes masked
+// to the array's bounds, so that reading one needs no bounds check). They
+// are made at start-up, 58 of them, 17 KiB, so that reading one needs no
+// synchronization either.
+var shapes [2][64]*shape
+
+func init() {
+	for _, layout := range []Layout{Packed, SemiSorted} {
+		for f := uint(minFingerprintBits); f <= maxFingerprintBits; f++ {
+			shapes[layout][f] = makeShape(layout, f)
 		}
 	}
-	return t
+}
+
+// shapeOf is the shape of the tables of a layout and slot width f.
+func shapeOf(layout Layout, f uint) *shape { return shapes[layout&1][f&63] }
+
+// makeShape is the shape of the tables of a layout and slot width f.
+func makeShape(layout Layout, f uint) *shape {
+	s := &shape{
+		f:       f,
+		bbits:   bucketBits(layout, f),
+		layout:  layout,
+		lanes:   newLanes(f),
+		slotMax: 1<<f - 1,
+		class:   classify(layout, f),
+	}
+	s.bbytes = uint64(s.bbits / 8)
+	s.nibble = s.bbits%8 != 0
+	if layout == SemiSorted {
+		s.w = f - 4
+		s.lowMask = 1<<s.w - 1
+		s.semiLanes = newLanes(s.w)
+		if s.w == 0 {
+			s.fourBitsOnly = 0xf
+		} else {
+			s.unspread = semiUnspread(s.w)
+		}
+	}
+	return s
 }
 
 // locate derives the fingerprint and the first bucket from a hash. They come
@@ -180,10 +222,11 @@ func tableShape(m0 uint64, fbits, g, k uint, layout Layout) table {
 // never produced.
 //
 // For a growable table (growth.go) i1 is the base bucket, in [0, m0).
-func (t *table) locate(h uint64) (fp uint32, i1 uint64) {
-	fp = uint32(uint64(uint32(h))*t.fpRange>>32) + 1
-	i1 = (h >> 32) * t.m0 >> 32
-	return fp, i1
+func (t *table) locate(h uint64) (fp uint32, i1 uint64) { return locateOn(h, t.fpRange, t.m0) }
+
+// locateOn is locate for fpRange fingerprints and m base buckets.
+func locateOn(h, fpRange, m uint64) (fp uint32, i1 uint64) {
+	return uint32(uint64(uint32(h))*fpRange>>32) + 1, (h >> 32) * m >> 32
 }
 
 // alt is the other bucket of a fingerprint stored in bucket i:

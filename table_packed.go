@@ -65,6 +65,15 @@ func (t *table) narrowWord(i uint64) uint64 {
 	return load64At(t.data, i*t.bbytes)
 }
 
+// word is narrowWord for a table's bytes that are not in a table.
+func (s *shape) word(data []byte, i uint64) uint64 {
+	if s.nibble {
+		p := i * uint64(s.bbits)
+		return load64At(data, p>>3) >> (p & 7)
+	}
+	return load64At(data, i*s.bbytes)
+}
+
 // freeMarks marks the empty slots of a packed bucket with f <= 16, given as
 // narrowWord: the top bit of the lowest empty slot's lane, exactly (the
 // (x - ones) &^ x test of anyZero), and perhaps of empty or full lanes

@@ -62,17 +62,27 @@ func semiEncode(a, b, c, d uint32) uint16 {
 	return semiEncLo[(a<<4|b)&255] + semiEncHi[(c<<4|d)&255]
 }
 
-// semiSpread maps each 4-bit mask of slots to the top bits of those slots'
-// w-bit lanes (w >= 1).
-func semiSpread(w uint) (spread [16][2]uint64) {
-	for m := range 16 {
-		for k := uint(0); k < slotsPerBucket; k++ {
-			if m>>k&1 != 0 {
-				setBit128(&spread[m][0], &spread[m][1], k*w+w-1)
-			}
-		}
+// semiSpread is the top bits of the w-bit lanes (w >= 1) of the slots in
+// the 4-bit mask, as a 128-bit value.
+// The slots are selected with a mask, not a branch: which slots match is
+// random, and a mispredicted branch costs more than the loop.
+func semiSpread(mask uint64, w uint) (lo, hi uint64) {
+	for k := uint(0); k < slotsPerBucket; k++ {
+		var l, h uint64
+		setBit128(&l, &h, k*w+w-1)
+		sel := -(mask >> k & 1)
+		lo, hi = lo|l&sel, hi|h&sel
 	}
-	return spread
+	return lo, hi
+}
+
+// semiUnspread maps each 4-bit mask of slots to the top bits of the other
+// slots' w-bit lanes, for w <= 15, where four lanes fit a word.
+func semiUnspread(w uint) (u [16]uint64) {
+	for m := range u {
+		u[m], _ = semiSpread(uint64(^m&0xf), w)
+	}
+	return u
 }
 
 // semiPrefixMatch returns bit k set for each sorted nibble of code equal to
@@ -105,8 +115,8 @@ func (t *table) semiMatchesAt(p uint64, fp uint32) (lo, hi uint64) {
 	llo, lhi := blo>>semiCodeBits|bhi<<(64-semiCodeBits), bhi>>semiCodeBits
 	plo, phi := t.semiLanes.broadcast(fp & t.lowMask)
 	zlo, zhi := t.semiLanes.zero128(llo^plo, lhi^phi)
-	s := &t.spread[prefix]
-	return zlo & s[0], zhi & s[1]
+	slo, shi := semiSpread(prefix, t.w)
+	return zlo & slo, zhi & shi
 }
 
 // semiMatchesOf is semiMatches for a bucket already loaded as a 128-bit
@@ -123,15 +133,15 @@ func (t *table) semiMatchesOf(blo, bhi uint64, fp uint32) (lo, hi uint64) {
 	llo, lhi := blo>>semiCodeBits|bhi<<(64-semiCodeBits), bhi>>semiCodeBits
 	plo, phi := t.semiLanes.broadcast(fp & t.lowMask)
 	zlo, zhi := t.semiLanes.zero128(llo^plo, lhi^phi)
-	s := &t.spread[prefix]
-	return zlo & s[0], zhi & s[1]
+	slo, shi := semiSpread(prefix, t.w)
+	return zlo & slo, zhi & shi
 }
 
 // semiMatch64 is semiMatches on a bucket already loaded, for f <= 16, given
 // the broadcast prefix bp and low part bl of the fingerprint.
 func (t *table) semiMatch64(b, bp, bl uint64) uint64 {
 	prefix := semiPrefixMatch(b, bp)
-	return t.semiLanes.zero64(b>>semiCodeBits^bl)&t.spread[prefix][0] | prefix&t.fourBitsOnly
+	return t.semiLanes.zero64(b>>semiCodeBits^bl)&^t.unspread[prefix] | prefix&t.fourBitsOnly
 }
 
 // semiLows is the low parts of a bucket (given as narrowWord, f <= 16) xored
@@ -139,8 +149,8 @@ func (t *table) semiMatch64(b, bp, bl uint64) uint64 {
 // every lane whose prefix is not the fingerprint's (bp, broadcast) set: a
 // lane is zero exactly where the bucket holds the fingerprint, so anyZero
 // over the w-bit lanes tells whether it does.
-func (t *table) semiLows(b, bp, bl uint64) uint64 {
-	return b>>semiCodeBits ^ bl | t.unspread[semiPrefixMatch(b, bp)]
+func (s *shape) semiLows(b, bp, bl uint64) uint64 {
+	return b>>semiCodeBits ^ bl | s.unspread[semiPrefixMatch(b, bp)]
 }
 
 // semiSlots decodes bucket i: its four fingerprints in ascending order.
@@ -346,8 +356,8 @@ func minMax(a, b uint32) (uint32, uint32) {
 // and, among slots with equal prefixes, ascending low parts, with empty
 // slots all zero. A table built by this package always is.
 func (t *table) semiValid(i uint64) bool {
-	blo, _ := bucket128(t.data, i*uint64(t.bbits))
-	if blo&(1<<semiCodeBits-1) >= semiCodes {
+	p := i * uint64(t.bbits)
+	if load64(t.data, p>>3)>>(p&7)&(1<<semiCodeBits-1) >= semiCodes {
 		return false
 	}
 	s := t.semiSlots(i)

@@ -24,7 +24,7 @@ func TestAltInvolutionExhaustive(t *testing.T) {
 func TestAltInvolutionLarge(t *testing.T) {
 	r := newRand(1)
 	for _, m := range []uint64{2, 1 << 20, 1<<32 - 2, 1 << 32, 123456790, 3_000_000_002} {
-		tb := table{m: m, m0: m, f: 32, fpRange: 1<<32 - 1}
+		tb := table{m: m, m0: m, shape: shape{f: 32}, fpRange: 1<<32 - 1}
 		for range 100000 {
 			i, fp := r.Uint64N(m), uint32(r.Uint64N(tb.fpRange))+1
 			j := tb.alt(i, fp)
@@ -39,7 +39,7 @@ func TestLocateRange(t *testing.T) {
 	r := newRand(2)
 	for f := uint(4); f <= 32; f++ {
 		for _, m := range []uint64{2, 6, 1000, 1 << 32} {
-			tb := table{m: m, m0: m, f: f, fpRange: 1<<f - 1}
+			tb := table{m: m, m0: m, shape: shape{f: f}, fpRange: 1<<f - 1}
 			hs := []uint64{0, ^uint64(0), 1 << 32, 1<<32 - 1}
 			for range 1000 {
 				hs = append(hs, r.Uint64())
@@ -64,7 +64,7 @@ func TestLocateRange(t *testing.T) {
 func TestFingerprintUniform(t *testing.T) {
 	// Every fingerprint of a 4-bit width is about equally likely; a scheme
 	// that mapped 0 to 1 would make fingerprint 1 twice as common.
-	tb := table{m: 2, m0: 2, f: 4, fpRange: 15}
+	tb := table{m: 2, m0: 2, shape: shape{f: 4}, fpRange: 15}
 	var counts [16]int
 	r := newRand(3)
 	const n = 150000
