@@ -80,19 +80,39 @@ type header struct {
 	keyCheck    uint64
 }
 
-// size is the length of the header.
+// size is the length of the header: a compact encoding's is its version
+// byte.
 func (h *header) size() uint64 {
-	if h.version == formatVersion1 {
+	switch h.version {
+	case formatVersion1:
 		return headerSize
+	case formatVersion3:
+		return 1
 	}
 	return headerSize2
 }
 
-// tableSize is the size of the table region of the encoding, padding included.
-func (h *header) tableSize() uint64 { return tableBytes(h.m, bucketBits(h.layout, h.f+h.g-h.k)) }
+// tableSize is the size of the table region of the encoding, padding
+// included: for a compact encoding, everything after the version byte,
+// whose seed and trailer are the padding.
+func (h *header) tableSize() uint64 {
+	bbits := bucketBits(h.layout, h.f+h.g-h.k)
+	if h.version == formatVersion3 {
+		return compactLen(h.m, bbits, h.seed) - 1
+	}
+	return tableBytes(h.m, bbits)
+}
+
+// checksumLen is the length of the checksum that ends the encoding.
+func (h *header) checksumLen() uint64 {
+	if h.version == formatVersion3 {
+		return 0
+	}
+	return checksumSize
+}
 
 // encodedSize is the size of the whole encoding.
-func (h *header) encodedSize() uint64 { return h.size() + h.tableSize() + checksumSize }
+func (h *header) encodedSize() uint64 { return h.size() + h.tableSize() + h.checksumLen() }
 
 // put writes the header into b[:h.size()].
 func (h *header) put(b *[headerSize2]byte) {
@@ -226,6 +246,9 @@ func parseHeader(b []byte) (header, error) {
 // platform's int gives an error wrapping ErrIncompatible. It never panics
 // and allocates nothing but an error.
 func EncodedLen(data []byte) (int, error) {
+	if len(data) > 0 && data[0] == formatVersion3 {
+		return 0, errCompactLen
+	}
 	h, err := parseHeader(data)
 	if err != nil {
 		return 0, err
@@ -254,28 +277,41 @@ const (
 	checkAll                       // also the checksum and the table's structure
 )
 
+// errCompactLen is EncodedLen's and ReadFrom's error for a compact
+// encoding, whose length only its container knows.
+var errCompactLen = formatErr(ErrIncompatible, "a compact encoding (version 3) does not record its length: read it whole, then UnmarshalBinary or NewView")
+
+// parseAny is parseHeader, or parseCompact for a compact encoding, which
+// must then be all of data.
+func parseAny(data []byte) (header, error) {
+	if len(data) > 0 && data[0] == formatVersion3 {
+		return parseCompact(data)
+	}
+	return parseHeader(data)
+}
+
 // decode checks the encoding data, which must be exactly one filter of key
 // family kind, keyed with key (nil: unkeyed), and returns its header and a
 // table whose data aliases data. It allocates nothing (but the error): every
 // size is checked against len(data) first.
 func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (header, table, error) {
-	h, err := parseHeader(data)
+	h, err := parseAny(data)
 	if err != nil {
 		return h, table{}, err
 	}
 	if size := h.encodedSize(); uint64(len(data)) != size {
 		return h, table{}, formatErr(ErrCorrupt, "%d bytes, the header describes %d", len(data), size)
 	}
-	end := len(data) - checksumSize
-	if level == checkAll {
+	end := len(data) - int(h.checksumLen())
+	if level == checkAll && h.checksumLen() > 0 {
 		want := binary.LittleEndian.Uint32(data[end:])
 		if got := crc32.Checksum(data[:end], castagnoli); got != want {
 			return h, table{}, formatErr(ErrChecksum, "CRC-32C %08x, stored %08x", got, want)
 		}
 	}
 	switch {
-	case h.kind != kind.family():
-		return h, table{}, formatErr(ErrIncompatible, "filter of %s keys read as %s keys", h.kind.familyName(), kind.family().familyName())
+	case kind != kindHash && h.kind != kind.family():
+		return h, table{}, errFamily(h.kind, kind)
 	case h.capacity > math.MaxInt || h.m*slotsPerBucket > math.MaxInt:
 		return h, table{}, formatErr(ErrIncompatible, "capacity %d or %d slots too large for this platform", h.capacity, h.m*slotsPerBucket)
 	case h.keyed && key == nil:
@@ -288,20 +324,26 @@ func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (heade
 	t := tableShape(h.m>>h.k, h.f, h.g, h.k, h.layout)
 	t.data = data[h.size():end:end]
 	if level == checkAll {
-		if err := t.checkStructure(h.count); err != nil {
+		if err := t.checkStructure(h.count, h.version != formatVersion3); err != nil {
 			return h, table{}, err
 		}
 	}
 	return h, t, nil
 }
 
+// errFamily is the error for an encoding of keys of family enc read as
+// keys of kind.
+func errFamily(enc, kind keyKind) error {
+	return formatErr(ErrIncompatible, "filter of %s keys read as %s keys", enc.familyName(), kind.family().familyName())
+}
+
 // checkStructure checks what the checksum cannot: that the table could have
-// been written by this package. The padding is zero, every bucket is validly
-// encoded, and count slots are occupied. The buckets end on a byte boundary
-// (m is even and a bucket is a multiple of 4 bits), so no last byte has
-// unused bits to check.
-func (t *table) checkStructure(count uint64) error {
-	if !allZero(t.data[len(t.data)-tablePad:]) {
+// been written by this package. The padding, if padded, is zero (a compact
+// encoding's is its trailer), every bucket is validly encoded, and count
+// slots are occupied. The buckets end on a byte boundary (m is even and a
+// bucket is a multiple of 4 bits), so no last byte has unused bits to check.
+func (t *table) checkStructure(count uint64, padded bool) error {
+	if padded && !allZero(t.data[len(t.data)-tablePad:]) {
 		return formatErr(ErrCorrupt, "table padding is not zero")
 	}
 	var occupied uint64
@@ -453,11 +495,22 @@ func (f *Filter[T]) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return err
 	}
-	d := newTableData(uint64(len(t.data)))
-	copy(d, t.data)
-	t.data = d
+	t.data = padded(&h, t, false)
 	f.load(&h, t)
 	return nil
+}
+
+// padded is the table data for a Filter decoded as t: t's data if owned
+// (no one else holds it) and padded with tablePad zero bytes, else a copy
+// of its buckets in a new table. A compact encoding's buckets are followed
+// by its trailer, not by zeros.
+func padded(h *header, t table, owned bool) []byte {
+	if owned && h.version != formatVersion3 {
+		return t.data
+	}
+	d := newTableData(tableBytes(t.m, t.bbits))
+	copy(d, t.data[:t.m*uint64(t.bbits)/8])
+	return d
 }
 
 // readChunk is the first buffer ReadFrom reads the table into; it doubles as
@@ -480,6 +533,9 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	// The magic and version first: they say how long the header is.
 	n, err := io.ReadFull(r, head[:offVersion+2])
 	if err == nil {
+		if head[0] == formatVersion3 {
+			return int64(n), errCompactLen
+		}
 		if err = checkVersion(head[:]); err != nil {
 			return int64(n), err
 		}

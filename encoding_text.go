@@ -51,6 +51,7 @@ func (f *Filter[T]) UnmarshalText(text []byte) error {
 		return err
 	}
 	// The table keeps aliasing data, which nothing else holds.
+	t.data = padded(&h, t, true)
 	adviseHugePages(t.data)
 	f.load(&h, t)
 	return nil

@@ -1,0 +1,226 @@
+package cuckoo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// buildKeys is n distinct random keys.
+func buildKeys(n int, seed uint64) []uint64 {
+	r := rand.New(rand.NewPCG(seed, uint64(n)))
+	keys := make([]uint64, n)
+	for i := range keys {
+		keys[i] = r.Uint64()
+	}
+	return keys
+}
+
+// TestBuildKeepsEveryKey: a built filter holds every key, for tiny to large
+// key sets, every layout and a spread of widths (narrow ones, where keys
+// share fingerprints, included); its Len is the slots it filled, its
+// Capacity that Len.
+func TestBuildKeepsEveryKey(t *testing.T) {
+	sizes := []int{0, 1, 2, 3, 7, 8, 9, 10, 16, 33, 34, 35, 100, 255, 257, 1000, 10_000}
+	if !testing.Short() {
+		sizes = append(sizes, 200_000)
+	}
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for _, f := range []int{4, 5, 8, 11, 13, 16, 17, 32} {
+			for _, n := range sizes {
+				keys := buildKeys(n, uint64(f))
+				b, err := Build(Config{FingerprintBits: f, Layout: layout}, keys)
+				if err != nil {
+					t.Fatalf("f=%d n=%d: %v", f, n, err)
+				}
+				for _, k := range keys {
+					if !b.Contains(k) {
+						t.Fatalf("f=%d n=%d: key %d missing", f, n, k)
+					}
+				}
+				occupied := 0
+				for i := range b.c.t.m {
+					for _, v := range b.c.t.bucketSlots(i) {
+						if v != 0 {
+							occupied++
+						}
+					}
+				}
+				if b.Len() != occupied || b.Len() > n || b.Capacity() != max(b.Len(), 1) || b.MaxCapacity() != b.Capacity() {
+					t.Fatalf("f=%d n=%d: Len %d, %d slots occupied, Capacity %d", f, n, b.Len(), occupied, b.Capacity())
+				}
+			}
+		}
+	})
+}
+
+// TestBuildDuplicates: repeated keys take no slot: the filter built from
+// every key three times, in any order, is sized for the keys once, and the
+// keys' hashes build the same filter as the keys.
+func TestBuildDuplicates(t *testing.T) {
+	for _, n := range []int{30, 5000} {
+		keys := buildKeys(n, 1)
+		once, err := Build(Config{}, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		thrice := append(append(append([]uint64{}, keys...), keys...), keys...)
+		rand.New(rand.NewPCG(1, 2)).Shuffle(len(thrice), func(i, j int) { thrice[i], thrice[j] = thrice[j], thrice[i] })
+		again, err := Build(Config{}, thrice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range keys {
+			if !again.Contains(k) {
+				t.Fatalf("n=%d: key %d missing", n, k)
+			}
+		}
+		// The tables differ in size by at most one step of the search: the
+		// keys that share a fingerprint and buckets with another differ
+		// with the size.
+		if d := again.Len() - once.Len(); d < -2 || d > 2 || again.Slots() > once.Slots()+8 {
+			t.Fatalf("n=%d: %d keys in %d slots thrice, %d in %d once", n, again.Len(), again.Slots(), once.Len(), once.Slots())
+		}
+		hs := make([]uint64, len(keys))
+		for i, k := range keys {
+			hs[i] = once.Hash(k)
+		}
+		hashed, err := BuildHashes[uint64](Config{}, hs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(mustMarshal(t, once), mustMarshal(t, hashed)) {
+			t.Fatalf("n=%d: BuildHashes built another filter", n)
+		}
+	}
+}
+
+// TestBuildConfig: Build takes New's Config without the sizes; its rate
+// picks the width for a full table; keyed and seeded builds hash as New's.
+func TestBuildConfig(t *testing.T) {
+	for _, cfg := range []Config{{Capacity: 10}, {MaxCapacity: 10}, {FalsePositiveRate: 2}, {FingerprintBits: 3}, {FalsePositiveRate: 0.1, FingerprintBits: 8}} {
+		if _, err := Build(cfg, []uint64{1, 2}); !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("%+v: %v", cfg, err)
+		}
+	}
+	for _, rate := range []float64{0.3, 0.05, 0.01, 0.005, 0.001, 1e-6} {
+		b, err := Build(Config{FalsePositiveRate: rate}, buildKeys(100, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := uint(b.FingerprintBits())
+		if falsePositiveRate(f, 1) > rate || falsePositiveRate(f-1, 1) <= rate {
+			t.Errorf("rate %v: %d bits, whose rate when full is %v", rate, f, falsePositiveRate(f, 1))
+		}
+	}
+	key := [16]byte{1, 2, 3}
+	for _, cfg := range []Config{{Key: key}, {Seed: 99}} {
+		keys := buildKeys(300, 4)
+		b, err := Build(cfg, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Capacity = 10
+		n := mustNew[uint64](t, cfg)
+		for _, k := range keys {
+			if b.Hash(k) != n.Hash(k) || !b.Contains(k) {
+				t.Fatalf("%+v: built and new filters hash %d differently", cfg, k)
+			}
+		}
+	}
+}
+
+// TestBuildFalsePositiveRate: at the load Build reaches, the measured rate
+// is within the configured one (five standard deviations of the binomial
+// count).
+func TestBuildFalsePositiveRate(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for _, rate := range []float64{0.01, 0.001} {
+			b, err := Build(Config{FalsePositiveRate: rate, Layout: layout}, buildKeys(100_000, 5))
+			if err != nil {
+				t.Fatal(err)
+			}
+			const queries = 1 << 20
+			hits := 0
+			for _, k := range buildKeys(queries, 6) {
+				if b.Contains(k) {
+					hits++
+				}
+			}
+			if limit := rate*queries + 5*math.Sqrt(rate*queries); float64(hits) > limit {
+				t.Errorf("rate %v: %d false positives in %d queries, over %.0f", rate, hits, queries, limit)
+			}
+		}
+	})
+}
+
+// TestBuildAllocations: Build allocates the keys' hashes and the table (with
+// the slack its attempts reuse), BuildHashes only the table, and neither
+// anything in proportion to the attempts.
+func TestBuildAllocations(t *testing.T) {
+	const n = 100_000
+	keys := buildKeys(n, 7)
+	var b *Filter[uint64]
+	got := minAlloc(func() { b, _ = Build(Config{FingerprintBits: 12}, keys) })
+	table := uint64(len(b.c.t.data))
+	if limit := 8*n + table + table/64 + 16<<10; got > limit {
+		t.Errorf("Build allocated %d bytes for a %d-byte table and %d hashes (limit %d)", got, table, n, limit)
+	}
+	hs := make([]uint64, n)
+	for i, k := range keys {
+		hs[i] = b.Hash(k)
+	}
+	got = minAlloc(func() { b, _ = BuildHashes[uint64](Config{FingerprintBits: 12}, hs) })
+	if limit := table + table/64 + 16<<10; got > limit {
+		t.Errorf("BuildHashes allocated %d bytes for a %d-byte table (limit %d)", got, table, limit)
+	}
+}
+
+// TestBuildSize compares the table Build makes for n keys with the one New
+// makes for Capacity n, from 10 keys to a million: never larger, and much
+// smaller for small sets, where New keeps slots free for inserts to come.
+// With -v it prints the table of bits per key (the buckets alone, and the
+// compact encoding).
+func TestBuildSize(t *testing.T) {
+	sizes := []int{10, 20, 34, 50, 100, 200, 500, 1000, 10_000, 100_000, 1_000_000}
+	if testing.Short() {
+		sizes = sizes[:9]
+	}
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		t.Logf("%v, f = 11: bits per key of the buckets (New / Build), and of Build's compact encoding", layout)
+		for _, n := range sizes {
+			keys := buildKeys(n, 8)
+			b, err := Build(Config{FingerprintBits: 11, Layout: layout}, keys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nf := mustNew[uint64](t, Config{Capacity: n, FingerprintBits: 11, Layout: layout})
+			bbits := float64(bucketBits(layout, 11))
+			newBits := float64(nf.c.t.m) * bbits / float64(n)
+			builtBits := float64(b.c.t.m) * bbits / float64(n)
+			encBits := float64(len(mustCompact(t, b))*8) / float64(n)
+			t.Logf("n=%9d  New %6.2f  Build %6.2f (%.3f)  compact encoding %6.2f", n, newBits, builtBits, builtBits/newBits, encBits)
+			switch ratio := builtBits / newBits; {
+			case ratio > 1:
+				t.Errorf("n=%d: Build's table is larger than New's", n)
+			case n <= 50 && ratio > 0.55, n >= 1000 && ratio > 0.99:
+				t.Errorf("n=%d: Build's table is %.3f of New's", n, ratio)
+			}
+		}
+	})
+}
+
+func ExampleBuild() {
+	keys := []string{"alice", "bob", "carol", "dave"}
+	f, err := Build(Config{FalsePositiveRate: 0.01}, keys)
+	if err != nil {
+		panic(err)
+	}
+	enc, _ := f.AppendCompact(nil) // 9 bytes more than the buckets
+	ok, _ := ContainsEncoded(enc, "carol")
+	fmt.Println(f.Len(), len(enc), ok)
+	// Output: 4 19 true
+}

@@ -1,0 +1,66 @@
+package cuckoo
+
+import "unsafe"
+
+// Queries straight from an encoding, without a View: for code that probes
+// many filters, each once, from bytes it does not keep, such as a storage
+// engine's filter blocks in its block cache. A View costs an allocation and
+// a check of the header on every open; these check the header on every
+// call and allocate nothing. A compact encoding, what storage engines
+// store, is probed without building a table: its trailer gives the shared
+// shape of its layout and width, and probeFixed tests its bytes.
+
+// ContainsEncoded reports whether the filter encoded in data may hold key:
+// Contains of NewViewUnverified(data), reading the table where it lies,
+// without allocating. data must be exactly one encoding of an unkeyed
+// filter whose keys hash like T's, in any version (FORMAT.md), compact
+// encodings included.
+//
+// It checks what NewViewUnverified checks, the header and the length, on
+// every call, and neither the checksum nor the table: use it on bytes whose
+// integrity is established otherwise (a storage engine checksums its
+// blocks). Whatever the bytes, it never reads outside data and never
+// panics. If it cannot read data as a filter (a wrong length, another key
+// family, a keyed filter, bytes of something else) it returns true and an
+// error wrapping ErrCorrupt, ErrUnsupportedVersion or ErrIncompatible: true
+// rules nothing out, so a caller that only wants to skip work can ignore
+// the error.
+func ContainsEncoded[T Hashable](data []byte, key T) (bool, error) {
+	return containsEncoded(data, kindOf[T](), unsafe.Pointer(&key))
+}
+
+// ContainsHashEncoded is ContainsEncoded for a key hashed with Hash by a
+// filter or view of the encoded filter's seed, which answers for keys of
+// any family.
+func ContainsHashEncoded(data []byte, h uint64) (bool, error) {
+	return containsEncoded(data, kindHash, unsafe.Pointer(&h))
+}
+
+// containsEncoded is ContainsEncoded for the key of kind k at p (a hash for
+// kindHash, which matches every family).
+func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
+	if len(data) == 0 || data[0] != formatVersion3 {
+		return containsHeaded(data, k, p)
+	}
+	layout, f, kind, m, _, seed, ok := readCompact(data)
+	if !ok {
+		return true, compactFault(data)
+	}
+	if k != kindHash && kind != k.family() {
+		return true, errFamily(kind, k)
+	}
+	h := newHasher(seed)
+	return shapeOf(layout, f).probeFixed(data[1:], m, h.key(k, p)), nil
+}
+
+// containsHeaded is containsEncoded for the versions with a header (1 and
+// 2): it decodes the header and looks up in a reader of its table. Apart,
+// so that the compact path does not carry a reader in its frame.
+func containsHeaded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
+	h, t, err := decode(data, k, checkHeader, nil)
+	if err != nil {
+		return true, err
+	}
+	r := reader{t: t, h: newHasher(h.seed), kind: k}
+	return r.lookup(k, p), nil
+}
