@@ -1,6 +1,9 @@
 package cuckoo
 
-import "unsafe"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // Queries straight from an encoding, without a View: for code that probes
 // many filters, each once, from bytes it does not keep, such as a storage
@@ -37,8 +40,33 @@ func ContainsHashEncoded(data []byte, h uint64) (bool, error) {
 }
 
 // containsEncoded is ContainsEncoded for the key of kind k at p (a hash for
-// kindHash, which matches every family).
+// kindHash, which matches every family). The common case, a compact
+// encoding with the default seed, is tested here with one load of the
+// trailer; every other case, and every error, goes to containsOther.
 func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
+	n := uint64(len(data))
+	if n < 1+compactTrailer || data[0] != formatVersion3 {
+		return containsOther(data, k, p)
+	}
+	tr := binary.LittleEndian.Uint64(data[n-compactTrailer:])
+	s := compactShape(tr)
+	if s == nil || k != kindHash && keyKind(tr>>(8*offCompactFamily))&0xff != k.family() {
+		return containsOther(data, k, p)
+	}
+	m, ok := s.bucketCount((n - 1 - compactTrailer) * 8)
+	if !ok || uint64(uint32(tr)) > m*slotsPerBucket {
+		return containsOther(data, k, p)
+	}
+	h := newHasher(DefaultSeed)
+	return s.probeFixed(data[1:], m, h.key(k, p)), nil
+}
+
+// containsOther is containsEncoded for what its fast path does not take:
+// a compact encoding with a seed, a header (versions 1 and 2), or bytes it
+// cannot read, which answer true and the error.
+//
+//go:noinline
+func containsOther(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	if len(data) == 0 || data[0] != formatVersion3 {
 		return containsHeaded(data, k, p)
 	}

@@ -2,6 +2,7 @@ package cuckoo
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"unsafe"
 )
@@ -62,6 +63,7 @@ type shape struct {
 	f       uint   // bits per slot, 4..32: fbits, and g-k layer bits (growth.go)
 	lanes   lanes  // SWAR constants for four f-bit lanes
 	slotMax uint64 // 2^f - 1: a slot's bits
+	perBits uint64 // ceil(2^64 / bbits): bucketCount's reciprocal
 
 	// The semi-sorted layout's constants (table_semisort.go).
 	w            uint       // low bits per fingerprint, f-4
@@ -201,6 +203,7 @@ func makeShape(layout Layout, f uint) *shape {
 		class:   classify(layout, f),
 	}
 	s.bbytes = uint64(s.bbits / 8)
+	s.perBits = math.MaxUint64/uint64(s.bbits) + 1
 	s.nibble = s.bbits%8 != 0
 	if layout == SemiSorted {
 		s.w = f - 4
@@ -213,6 +216,14 @@ func makeShape(layout Layout, f uint) *shape {
 		}
 	}
 	return s
+}
+
+// bucketCount is the number of buckets in n bits of buckets, and whether
+// that is a whole, even number in 2..maxBuckets. It divides by a multiply:
+// for n < 2^57 the quotient by perBits is exact.
+func (s *shape) bucketCount(n uint64) (m uint64, ok bool) {
+	m, _ = bits.Mul64(n, s.perBits)
+	return m, m*uint64(s.bbits) == n && m&1 == 0 && m-2 <= maxBuckets-2 && n < 1<<57
 }
 
 // locate derives the fingerprint and the first bucket from a hash. They come
