@@ -30,6 +30,9 @@ func (f *Filter[T]) ContainsHashBatch(hashes []uint64, found []bool) int {
 
 // containsKeys is ContainsBatch for the filter or view that c reads.
 func containsKeys[T Hashable](c *reader, keys []T, found []bool) int {
+	if c.t.data == nil {
+		return containsNone(len(keys), found)
+	}
 	var hs [hashBlock]uint64
 	n := 0
 	for off := 0; off < len(keys); off += hashBlock {
@@ -64,6 +67,9 @@ func hashKeys[T Hashable](h *hasher, kind keyKind, keys []T, out []uint64) {
 // an insert rarely waits for memory: in a large filter it is about twice as
 // fast per key as a loop of Insert (README, "Performance").
 func (f *Filter[T]) InsertBatch(keys []T) (int, error) {
+	if f.c.t.data == nil && len(keys) > 0 {
+		return 0, errZeroFilter
+	}
 	var hs [hashBlock]uint64
 	n := 0
 	for off := 0; off < len(keys); off += hashBlock {
@@ -79,7 +85,18 @@ func (f *Filter[T]) InsertBatch(keys []T) (int, error) {
 }
 
 // InsertHashBatch is InsertBatch for keys hashed with Hash.
-func (f *Filter[T]) InsertHashBatch(hashes []uint64) (int, error) { return f.c.insertHashes(hashes) }
+func (f *Filter[T]) InsertHashBatch(hashes []uint64) (int, error) {
+	if f.c.t.data == nil && len(hashes) > 0 {
+		return 0, errZeroFilter
+	}
+	return f.c.insertHashes(hashes)
+}
+
+// containsNone is a batch's answer for n keys from a zero filter: none.
+func containsNone(n int, found []bool) int {
+	clear(found[:min(n, len(found))])
+	return 0
+}
 
 // insertHashes inserts hs in order and returns how many went in, stopping
 // at the first error. It works a chunk of keys at a time, two chunks deep:

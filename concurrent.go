@@ -170,7 +170,13 @@ func (c *concurrent) init(h hasher, kind keyKind, capacity, maxCapacity, maxKick
 
 // Hash returns the hash of key that the ...Hash methods take; see
 // Filter.Hash.
-func (f *ConcurrentFilter[T]) Hash(key T) uint64 { return f.c.hash(unsafe.Pointer(&key)) }
+func (f *ConcurrentFilter[T]) Hash(key T) uint64 {
+	if f.c.kind == kindInvalid { // a zero ConcurrentFilter
+		h := newHasher(DefaultSeed)
+		return h.key(kindOf[T](), unsafe.Pointer(&key))
+	}
+	return f.c.hash(unsafe.Pointer(&key))
+}
 
 // Contains reports whether key may be in the filter. It is never false for
 // a key whose insert finished before Contains began and whose delete (if
@@ -181,7 +187,7 @@ func (f *ConcurrentFilter[T]) Contains(key T) bool {
 
 // ContainsHash is Contains for a key hashed with Hash.
 func (f *ConcurrentFilter[T]) ContainsHash(h uint64) bool {
-	return f.c.lookup(kindHash, unsafe.Pointer(&h))
+	return f.c.kind != kindInvalid && f.c.lookup(kindHash, unsafe.Pointer(&h))
 }
 
 // Count returns how many copies of key's fingerprint its two buckets hold,
@@ -210,6 +216,9 @@ func (f *ConcurrentFilter[T]) InsertHash(h uint64) error {
 // ahead, so it costs much less per key than a loop of Insert; lookups go on
 // meanwhile, other writers wait for at most those 256 inserts.
 func (f *ConcurrentFilter[T]) InsertBatch(keys []T) (int, error) {
+	if f.c.kind == kindInvalid && len(keys) > 0 {
+		return 0, errZeroConcurrent
+	}
 	var hs [hashBlock]uint64
 	n := 0
 	for off := 0; off < len(keys); off += hashBlock {
@@ -272,7 +281,7 @@ func (f *ConcurrentFilter[T]) ContainsBatch(keys []T, found []bool) int {
 func (f *ConcurrentFilter[T]) ContainsHashBatch(hashes []uint64, found []bool) int {
 	n := 0
 	for i := range hashes {
-		ok := f.c.lookup(kindHash, unsafe.Pointer(&hashes[i]))
+		ok := f.c.kind != kindInvalid && f.c.lookup(kindHash, unsafe.Pointer(&hashes[i]))
 		if i < len(found) {
 			found[i] = ok
 		}
@@ -299,16 +308,16 @@ func (f *ConcurrentFilter[T]) Capacity() int { return f.c.capacity }
 func (f *ConcurrentFilter[T]) MaxCapacity() int { return f.c.maxCapacity }
 
 // Slots is the number of fingerprint slots: 4 per bucket.
-func (f *ConcurrentFilter[T]) Slots() int { return int(f.c.cur.Load().t.m) * slotsPerBucket }
+func (f *ConcurrentFilter[T]) Slots() int { r := f.c.view(); return r.slots() }
 
 // LoadFactor is Len / Slots.
-func (f *ConcurrentFilter[T]) LoadFactor() float64 { return f.c.loadFactor(f.c.cur.Load()) }
+func (f *ConcurrentFilter[T]) LoadFactor() float64 { r := f.c.view(); return r.loadFactor() }
 
 // FingerprintBits is the fingerprint width in bits.
-func (f *ConcurrentFilter[T]) FingerprintBits() int { return int(f.c.cur.Load().t.fbits) }
+func (f *ConcurrentFilter[T]) FingerprintBits() int { return int(f.c.view().t.fbits) }
 
 // Layout is the bucket encoding.
-func (f *ConcurrentFilter[T]) Layout() Layout { return f.c.cur.Load().t.layout }
+func (f *ConcurrentFilter[T]) Layout() Layout { return f.c.view().t.layout }
 
 // Seed is the seed in use: Config.Seed, or DefaultSeed for 0.
 func (f *ConcurrentFilter[T]) Seed() uint64 { return f.c.h.seed }
@@ -317,6 +326,9 @@ func (f *ConcurrentFilter[T]) Seed() uint64 { return f.c.h.seed }
 // their padding, and the version counters.
 func (f *ConcurrentFilter[T]) SizeBytes() int {
 	s := f.c.cur.Load()
+	if s == nil {
+		return 0
+	}
 	return 8 * (len(s.words) + len(s.seq))
 }
 
@@ -334,6 +346,9 @@ func (c *concurrent) loadFactor(s *ctable) float64 {
 // view is a reader of the current table's shape (without its data), with
 // the count Len reports: what the accessors describe. It takes no lock.
 func (c *concurrent) view() reader {
+	if c.cur.Load() == nil {
+		return reader{}
+	}
 	return reader{t: c.cur.Load().t, h: c.h, kind: c.kind, count: int(c.n.Load()),
 		capacity: c.capacity, maxCapacity: c.maxCapacity}
 }
@@ -377,6 +392,9 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	case kindHash:
 		h = *(*uint64)(p)
 	default:
+		if k == kindInvalid { // a zero ConcurrentFilter: empty
+			return false
+		}
 		h = c.h.key(k, p)
 	}
 	s := c.cur.Load()
@@ -450,6 +468,9 @@ func (c *concurrent) lookupAt(s *ctable, h uint64) bool {
 // countHash is Count, validated like an absent answer whatever it counts.
 func (c *concurrent) countHash(h uint64) int {
 	s := c.cur.Load()
+	if s == nil {
+		return 0
+	}
 	b1, v1, b2, v2 := s.t.place(h)
 	for range maxOptimistic {
 		q1, q2 := s.version(b1), s.version(b2)
@@ -469,6 +490,9 @@ func (c *concurrent) countHash(h uint64) int {
 
 // insert adds the key of kind k at p (a hash for kindHash).
 func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
+	if c.kind == kindInvalid {
+		return errZeroConcurrent
+	}
 	h := c.h.key(k, p)
 	c.mu.Lock()
 	// No defer, which adds 23 instructions (5%) to an insert (bench/icount):
@@ -492,6 +516,9 @@ func (c *concurrent) publishCount() {
 // count are stored once for all of them. While it inserts a part of hs it
 // has the buckets of the next part fetched.
 func (c *concurrent) insertHashes(hs []uint64) (int, error) {
+	if c.kind == kindInvalid {
+		return 0, errZeroConcurrent
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer c.publishCount()
@@ -511,6 +538,9 @@ func (c *concurrent) insertHashes(hs []uint64) (int, error) {
 }
 
 func (c *concurrent) insertUnique(h uint64) (bool, error) {
+	if c.kind == kindInvalid {
+		return false, errZeroConcurrent
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.cur.Load()
@@ -622,6 +652,9 @@ func (c *concurrent) delete(h uint64) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.cur.Load()
+	if s == nil {
+		return false
+	}
 	b1, v1, b2, v2 := s.t.place(h)
 	if s.remove(b1, v1) || s.remove(b2, v2) {
 		c.count--
@@ -638,6 +671,9 @@ func (c *concurrent) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.cur.Load()
+	if s == nil {
+		return
+	}
 	n := newCtable(tableShape(s.t.m0, s.t.fbits, s.t.g, 0, s.t.layout))
 	n.rec = s.rec
 	c.publish(n)

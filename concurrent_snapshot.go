@@ -18,12 +18,10 @@ func (f *ConcurrentFilter[T]) Snapshot() *Filter[T] {
 	c := &f.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := c.cur.Load()
-	t := s.t
-	t.data = appendWords(newTableData(tableBytes(t.m, t.bbits))[:0], s.words, tableBytes(t.m, t.bbits))
-	fc := newCore(c.reader(t), c.maxKicks)
-	fc.rng = c.rng
-	return &Filter[T]{c: fc}
+	if c.cur.Load() == nil {
+		return &Filter[T]{}
+	}
+	return &Filter[T]{c: c.snapshot()}
 }
 
 // AppendBinary appends the filter's encoding (FORMAT.md) to b and returns
@@ -33,6 +31,9 @@ func (f *ConcurrentFilter[T]) Snapshot() *Filter[T] {
 func (f *ConcurrentFilter[T]) AppendBinary(b []byte) ([]byte, error) {
 	f.c.mu.Lock()
 	defer f.c.mu.Unlock()
+	if f.c.cur.Load() == nil {
+		return b, errZeroConcurrent
+	}
 	return f.c.appendBinary(b, kindOf[T]().family())
 }
 
@@ -40,6 +41,9 @@ func (f *ConcurrentFilter[T]) AppendBinary(b []byte) ([]byte, error) {
 func (f *ConcurrentFilter[T]) MarshalBinary() ([]byte, error) {
 	f.c.mu.Lock()
 	defer f.c.mu.Unlock()
+	if f.c.cur.Load() == nil {
+		return nil, errZeroConcurrent
+	}
 	h := f.c.header(kindOf[T]().family())
 	return f.c.appendBinary(make([]byte, 0, h.encodedSize()), h.kind)
 }

@@ -529,42 +529,9 @@ const readChunk = 32<<10 - headerSize
 // only at a clean end, never on a cut one. After an error the filter is
 // unchanged.
 func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
-	var head [headerSize2]byte
-	// The magic and version first: they say how long the header is.
-	n, err := io.ReadFull(r, head[:offVersion+2])
-	if err == nil {
-		if head[0] == formatVersion3 {
-			return int64(n), errCompactLen
-		}
-		if err = checkVersion(head[:]); err != nil {
-			return int64(n), err
-		}
-		var k int
-		k, err = io.ReadFull(r, head[n:headerLen(head[:])])
-		n += k
-	}
+	buf, err := readEncoding(r)
 	if err != nil {
-		return int64(n), readErr(err, n > 0)
-	}
-	hb := head[:n]
-	h, err := parseHeader(hb)
-	if err != nil {
-		return int64(n), err
-	}
-	size := h.encodedSize()
-	if size > math.MaxInt {
-		return int64(n), formatErr(ErrIncompatible, "a %d-byte filter is too large for this platform", size)
-	}
-	buf := append(make([]byte, 0, min(int(size), len(hb)+readChunk)), hb...)
-	for len(buf) < int(size) {
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, min(int(size)-len(buf), len(buf)))
-		}
-		k, err := io.ReadFull(r, buf[len(buf):min(cap(buf), int(size))])
-		buf = buf[:len(buf)+k]
-		if err != nil {
-			return int64(len(buf)), readErr(err, true)
-		}
+		return int64(len(buf)), err
 	}
 	h, t, err := decode(buf, kindOf[T](), checkAll, f.c.h.sip)
 	if err != nil {
@@ -575,6 +542,50 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	adviseHugePages(t.data)
 	f.load(&h, t)
 	return int64(len(buf)), nil
+}
+
+// readEncoding reads one encoding with a header (versions 1 and 2) from r,
+// never past its end, and returns its bytes, or the bytes read and an
+// error. The header is checked before the rest is read.
+func readEncoding(r io.Reader) ([]byte, error) {
+	var head [headerSize2]byte
+	// The magic and version first: they say how long the header is.
+	n, err := io.ReadFull(r, head[:offVersion+2])
+	if err == nil {
+		if head[0] == formatVersion3 {
+			return head[:n], errCompactLen
+		}
+		if err = checkVersion(head[:]); err != nil {
+			return head[:n], err
+		}
+		var k int
+		k, err = io.ReadFull(r, head[n:headerLen(head[:])])
+		n += k
+	}
+	if err != nil {
+		return head[:n], readErr(err, n > 0)
+	}
+	hb := head[:n]
+	h, err := parseHeader(hb)
+	if err != nil {
+		return hb, err
+	}
+	size := h.encodedSize()
+	if size > math.MaxInt {
+		return hb, formatErr(ErrIncompatible, "a %d-byte filter is too large for this platform", size)
+	}
+	buf := append(make([]byte, 0, min(int(size), len(hb)+readChunk)), hb...)
+	for len(buf) < int(size) {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(int(size)-len(buf), len(buf)))
+		}
+		k, err := io.ReadFull(r, buf[len(buf):min(cap(buf), int(size))])
+		buf = buf[:len(buf)+k]
+		if err != nil {
+			return buf, readErr(err, true)
+		}
+	}
+	return buf, nil
 }
 
 // readErr wraps an error of ReadFrom's reader. started says whether any byte

@@ -77,7 +77,7 @@ func newCore(r reader, maxKicks int) core {
 // Hash returns the hash of key that the ...Hash methods take. Filters with
 // the same Seed give the same hash, so a key hashed once can probe many
 // filters.
-func (f *Filter[T]) Hash(key T) uint64 { return f.c.hash(unsafe.Pointer(&key)) }
+func (f *Filter[T]) Hash(key T) uint64 { return hashKeyOf(&f.c.reader, key) }
 
 // Contains reports whether key may be in the filter. It is never false for
 // an inserted key that was not deleted; it is true for other keys with
@@ -85,7 +85,9 @@ func (f *Filter[T]) Hash(key T) uint64 { return f.c.hash(unsafe.Pointer(&key)) }
 func (f *Filter[T]) Contains(key T) bool { return f.c.lookup(f.c.kind, unsafe.Pointer(&key)) }
 
 // ContainsHash is Contains for a key hashed with Hash.
-func (f *Filter[T]) ContainsHash(h uint64) bool { return f.c.lookup(kindHash, unsafe.Pointer(&h)) }
+func (f *Filter[T]) ContainsHash(h uint64) bool {
+	return f.c.t.data != nil && f.c.lookup(kindHash, unsafe.Pointer(&h))
+}
 
 // Count returns how many copies of key's fingerprint its two buckets hold,
 // 0 to 8: the copies of key inserted, plus any other key's matching
@@ -104,7 +106,12 @@ func (f *Filter[T]) CountHash(h uint64) int { return f.c.countHash(h) }
 func (f *Filter[T]) Insert(key T) error { return f.c.insert(f.c.kind, unsafe.Pointer(&key)) }
 
 // InsertHash is Insert for a key hashed with Hash.
-func (f *Filter[T]) InsertHash(h uint64) error { return f.c.insertHash(h) }
+func (f *Filter[T]) InsertHash(h uint64) error {
+	if f.c.t.data == nil {
+		return errZeroFilter
+	}
+	return f.c.insertHash(h)
+}
 
 // InsertUnique adds key unless Contains(key) already reports it. It returns
 // whether it added it. A false positive makes it skip a key that was not
@@ -115,7 +122,7 @@ func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	if f.ContainsHash(h) {
 		return false, nil
 	}
-	if err := f.c.insertHash(h); err != nil {
+	if err := f.InsertHash(h); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -190,15 +197,38 @@ func (f *Filter[T]) EstimatedFalsePositiveRate() float64 { return f.c.estimatedF
 // hash is the hash of the key of the reader's kind at p.
 func (c *reader) hash(p unsafe.Pointer) uint64 { return c.h.key(c.kind, p) }
 
-func (c *reader) countHash(h uint64) int { return c.t.countMatches(c.t.place(h)) }
+// hashKeyOf is Hash of key by r, or for a zero Filter or View, which has no
+// hasher, by a filter of the default seed.
+func hashKeyOf[T Hashable](r *reader, key T) uint64 {
+	if r.kind == kindInvalid {
+		h := newHasher(DefaultSeed)
+		return h.key(kindOf[T](), unsafe.Pointer(&key))
+	}
+	return r.hash(unsafe.Pointer(&key))
+}
+
+func (c *reader) countHash(h uint64) int {
+	if c.t.data == nil {
+		return 0
+	}
+	return c.t.countMatches(c.t.place(h))
+}
 
 func (c *reader) slots() int { return int(c.t.m) * slotsPerBucket }
 
-func (c *reader) loadFactor() float64 { return float64(c.count) / float64(c.slots()) }
+func (c *reader) loadFactor() float64 {
+	if c.t.m == 0 { // a zero filter
+		return 0
+	}
+	return float64(c.count) / float64(c.slots())
+}
 
 // estimatedFPR is the expected rate: a growable filter that has doublings
 // left matches its slots' layer bits too, 2^(g-k) times rarer.
 func (c *reader) estimatedFPR() float64 {
+	if c.t.m == 0 {
+		return 0
+	}
 	return -math.Expm1(-2 * slotsPerBucket * c.loadFactor() / (float64(c.t.fpRange) * float64(uint64(1)<<(c.t.g-c.t.k))))
 }
 
@@ -220,6 +250,9 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 	case kindHash:
 		h = *(*uint64)(p)
 	default:
+		if k == kindInvalid {
+			return errZeroFilter
+		}
 		h = c.h.key(k, p)
 	}
 	t := &c.t
@@ -333,6 +366,9 @@ func (c *core) grow() { c.t = c.t.double() }
 func (c *core) insertHash(h uint64) error { return c.insert(kindHash, unsafe.Pointer(&h)) }
 
 func (c *core) delete(h uint64) bool {
+	if c.t.data == nil {
+		return false
+	}
 	i1, v1, i2, v2 := c.t.place(h)
 	if c.t.remove(i1, v1) || c.t.remove(i2, v2) {
 		c.count--

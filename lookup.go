@@ -82,6 +82,9 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 	case kindHash:
 		h = *(*uint64)(p)
 	default:
+		if k == kindInvalid { // a zero Filter or View: empty
+			return false
+		}
 		h = r.h.key(k, p)
 	}
 	t := &r.t
@@ -180,6 +183,9 @@ const (
 // containsBatch probes every hash and returns how many were found; found[i]
 // receives the answer for hs[i] where i < len(found).
 func containsBatch(t *table, hs []uint64, found []bool) int {
+	if t.data == nil { // a zero Filter or View
+		return containsNone(len(hs), found)
+	}
 	switch {
 	case haveAsm && useBatchAsm && t.m < 1<<32 && t.g == 0:
 		return containsBatchAsm(t, hs, found)

@@ -34,13 +34,15 @@ type View[T Hashable] struct {
 
 // Hash returns the hash of key that the ...Hash methods take; see
 // Filter.Hash.
-func (v *View[T]) Hash(key T) uint64 { return v.r.hash(unsafe.Pointer(&key)) }
+func (v *View[T]) Hash(key T) uint64 { return hashKeyOf(&v.r, key) }
 
 // Contains reports whether key may be in the filter; see Filter.Contains.
 func (v *View[T]) Contains(key T) bool { return v.r.lookup(v.r.kind, unsafe.Pointer(&key)) }
 
 // ContainsHash is Contains for a key hashed with Hash.
-func (v *View[T]) ContainsHash(h uint64) bool { return v.r.lookup(kindHash, unsafe.Pointer(&h)) }
+func (v *View[T]) ContainsHash(h uint64) bool {
+	return v.r.t.data != nil && v.r.lookup(kindHash, unsafe.Pointer(&h))
+}
 
 // ContainsBatch answers Contains for every key; see Filter.ContainsBatch.
 func (v *View[T]) ContainsBatch(keys []T, found []bool) int { return containsKeys(&v.r, keys, found) }

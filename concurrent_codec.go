@@ -1,0 +1,151 @@
+package cuckoo
+
+import (
+	"encoding/base64"
+	"fmt"
+	"io"
+)
+
+// Decoding into a ConcurrentFilter, its text encoding, Clone and Merge.
+//
+// The decoders (UnmarshalBinary, ReadFrom, UnmarshalText) replace the whole
+// filter, its hash and Config included: like any Go value given to an
+// Unmarshal, the filter must not be in use by other goroutines meanwhile.
+// They are for loading a filter before sharing it, such as a zero
+// ConcurrentFilter in a struct that encoding/json fills. Clone and Merge
+// are safe for concurrent use, as every other method.
+
+// UnmarshalBinary replaces the filter with the one encoded in data (any
+// version, FORMAT.md), with Filter.UnmarshalBinary's checks and errors. It
+// works on a zero ConcurrentFilter; a keyed encoding needs a filter made
+// with its Config.Key. The table is allocated once, and data is not
+// retained. It must not run while other goroutines use the filter; after
+// an error the filter is unchanged.
+func (f *ConcurrentFilter[T]) UnmarshalBinary(data []byte) error {
+	h, t, err := decode(data, kindOf[T](), checkAll, f.c.h.sip)
+	if err != nil {
+		return err
+	}
+	f.c.load(decodedReader[T](&h, t, f.c.h.sip), int(h.maxKicks), h.rng)
+	return nil
+}
+
+// ReadFrom replaces the filter with one read from r, exactly one encoding,
+// as Filter.ReadFrom does, and returns the number of bytes read. It reads
+// the encoding into a buffer first, which a header claiming a huge table
+// cannot make larger than the bytes that follow it, then copies it into
+// the table: two allocations of the filter's size. It must not run while
+// other goroutines use the filter; after an error the filter is unchanged.
+func (f *ConcurrentFilter[T]) ReadFrom(r io.Reader) (int64, error) {
+	buf, err := readEncoding(r)
+	if err == nil {
+		err = f.UnmarshalBinary(buf)
+	}
+	return int64(len(buf)), err
+}
+
+// AppendText appends the filter's encoding in standard base64 to b, as
+// Filter.AppendText does, and returns the extended slice.
+func (f *ConcurrentFilter[T]) AppendText(b []byte) ([]byte, error) {
+	f.c.mu.Lock()
+	defer f.c.mu.Unlock()
+	if f.c.cur.Load() == nil {
+		return b, errZeroConcurrent
+	}
+	h := f.c.header(kindOf[T]().family())
+	bin, err := f.c.appendBinary(make([]byte, 0, h.encodedSize()), h.kind)
+	if err != nil {
+		return b, err
+	}
+	return base64.StdEncoding.AppendEncode(b, bin), nil
+}
+
+// MarshalText returns the filter's encoding in standard base64: it
+// implements encoding.TextMarshaler, so that encoding/json writes a
+// *ConcurrentFilter as a string.
+func (f *ConcurrentFilter[T]) MarshalText() ([]byte, error) { return f.AppendText(nil) }
+
+// UnmarshalText replaces the filter with the one whose base64 text
+// MarshalText wrote (either type's): it implements encoding.TextUnmarshaler,
+// with Filter.UnmarshalText's checks and errors. It must not run while
+// other goroutines use the filter; after an error the filter is unchanged.
+func (f *ConcurrentFilter[T]) UnmarshalText(text []byte) error {
+	data, err := base64.StdEncoding.AppendDecode(nil, text)
+	if err != nil {
+		return formatErr(ErrCorrupt, "text is not base64: %v", err)
+	}
+	return f.UnmarshalBinary(data)
+}
+
+// Clone returns a copy of the filter as it is between two writes: the same
+// keys, Config and seed. Later changes to either do not affect the other.
+// The clone of a zero ConcurrentFilter is a zero ConcurrentFilter.
+func (f *ConcurrentFilter[T]) Clone() *ConcurrentFilter[T] {
+	c := &f.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	g := &ConcurrentFilter[T]{}
+	s := c.cur.Load()
+	if s == nil {
+		return g
+	}
+	g.c.init(c.h, c.kind, c.capacity, c.maxCapacity, c.maxKicks)
+	g.c.rng, g.c.count = c.rng, c.count
+	g.c.n.Store(int64(c.count))
+	n := newCtable(s.t)
+	copy(n.words, s.words) // writers hold mu: no word changes meanwhile
+	g.c.cur.Store(n)
+	return g
+}
+
+// Merge adds every fingerprint that o holds to f, as Filter.Merge does,
+// with its conditions and errors; to merge another ConcurrentFilter, pass
+// its Snapshot. Lookups go on meanwhile and never miss a key: Merge works on
+// a copy of the table and publishes it, as growth does, with one atomic
+// store once every fingerprint is in, and the copy holds every fingerprint
+// the old table did. On error the filter is unchanged.
+func (f *ConcurrentFilter[T]) Merge(o *Filter[T]) error {
+	if o == nil {
+		return fmt.Errorf("%w: Merge with a nil *Filter", ErrIncompatible)
+	}
+	c := &f.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cur.Load() == nil {
+		return errZeroConcurrent
+	}
+	m := Filter[T]{c: c.snapshot()}
+	if err := m.Merge(o); err != nil {
+		return err
+	}
+	s := ctableOf(&m.c.t)
+	c.count, c.rng = m.c.count, m.c.rng
+	c.publish(s)
+	c.publishCount()
+	return nil
+}
+
+// load makes c the decoded filter r: a fresh state and a table holding a
+// copy of r's buckets, published last.
+func (c *concurrent) load(r reader, maxKicks int, rng uint64) {
+	s := ctableOf(&r.t)
+	c.init(r.h, r.kind, r.capacity, r.maxCapacity, maxKicks)
+	c.rng, c.count = rng, r.count
+	c.n.Store(int64(r.count))
+	c.cur.Store(s)
+}
+
+// snapshot is a Filter's core holding a copy of the current table; the
+// caller holds mu.
+func (c *concurrent) snapshot() core {
+	t := c.cur.Load().t
+	n := tableBytes(t.m, t.bbits)
+	t.data = appendWords(newTableData(n)[:0], c.cur.Load().words, n)
+	fc := newCore(c.reader(t), c.maxKicks)
+	fc.rng = c.rng
+	return fc
+}
+
+// errZeroConcurrent is returned by what needs a table, called on a zero
+// ConcurrentFilter.
+var errZeroConcurrent = formatErr(ErrIncompatible, "the ConcurrentFilter was made neither by NewConcurrent, NewConcurrentFrom nor by decoding: a zero ConcurrentFilter has no table")
