@@ -22,11 +22,11 @@ import (
 // retained. It must not run while other goroutines use the filter; after
 // an error the filter is unchanged.
 func (f *ConcurrentFilter[T]) UnmarshalBinary(data []byte) error {
-	h, t, err := decode(data, kindOf[T](), checkAll, f.c.h.sip)
+	h, t, err := decode(data, kindOf[T](), checkAll, f.c.h.sip())
 	if err != nil {
 		return err
 	}
-	f.c.load(decodedReader[T](&h, t, f.c.h.sip), int(h.maxKicks), h.rng)
+	f.c.load(decodedReader[T](&h, t, f.c.h.sip()), int(h.maxKicks), h.rng)
 	return nil
 }
 

@@ -35,7 +35,7 @@ type Config struct {
 	// Capacity distinct keys into an empty filter succeeds, with MaxKicks
 	// at its default or above (see MaxKicks). The table gets exactly the
 	// buckets that Capacity needs at the target load (0.95 of the slots for
-	// fingerprints of 8 bits or more; see targetLoad), plus two spare
+	// fingerprints of 8 bits or more, less for narrower ones), plus two spare
 	// buckets; tables of fewer than about 760 items get a few more, so that
 	// min(2*Capacity, 48) slots stay free at capacity, and tables of 4- to
 	// 10-bit fingerprints skip the few bucket counts at which alternate
@@ -188,7 +188,7 @@ func (c Config) resolve() (params, error) {
 	}
 	m, ok := bucketsFor(c.Capacity, p.f)
 	if !ok {
-		return p, invalid("Capacity", "%d is too large for %d-bit fingerprints (at most %d)", c.Capacity, p.f, maxCapacity(p.f))
+		return p, invalid("Capacity", "%d is more than the largest table holds at %d-bit fingerprints, %d", c.Capacity, p.f, maxCapacity(p.f))
 	}
 	if err := checkCounts(c.Capacity, m, bucketBits(p.layout, p.f), math.MaxInt); err != nil {
 		return p, err
@@ -217,7 +217,7 @@ func (p *params) growable(maxCap int) error {
 	}
 	final, ok := bucketsFor(maxCap, p.f)
 	if !ok {
-		return invalid("MaxCapacity", "%d is too large for %d-bit fingerprints (at most %d)", maxCap, p.f, maxCapacity(p.f))
+		return invalid("MaxCapacity", "%d is more than the largest table holds at %d-bit fingerprints, %d", maxCap, p.f, maxCapacity(p.f))
 	}
 	g := uint(0)
 	for maxCap>>(g+1) >= p.capacity && final>>(g+1) >= minBaseBuckets {

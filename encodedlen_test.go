@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"testing"
 )
 
@@ -19,8 +20,11 @@ func walkView[T Hashable](t *testing.T, data []byte, want *Filter[T], keys []T) 
 	if n != want.EncodedSize() {
 		t.Fatalf("EncodedLen %d, the filter's EncodedSize %d", n, want.EncodedSize())
 	}
-	if h, err := EncodedLen(data[:headerLen(data)]); h != n || err != nil {
-		t.Fatalf("EncodedLen of the header alone: %d, %v; of the whole: %d", h, err, n)
+	// Cut anywhere after the header: the length, and io.ErrUnexpectedEOF.
+	for _, cut := range []int{headerLen(data), max(headerLen(data), n/2), n - 1} {
+		if h, err := EncodedLen(data[:cut]); h != n || !errors.Is(err, io.ErrUnexpectedEOF) || !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("EncodedLen of %d of %d bytes: %d, %v", cut, n, h, err)
+		}
 	}
 	v, err := NewView[T](data[:n])
 	if err != nil {
@@ -86,6 +90,12 @@ func TestEncodedLenErrors(t *testing.T) {
 			// length, and its trailer (here the CRC) is not one.
 			if _, verr := NewView[uint64](bad); n != 0 || !errors.Is(err, ErrIncompatible) || !errors.Is(verr, ErrCorrupt) {
 				t.Fatalf("bit %d: EncodedLen %d, %v; NewView %v", bit, n, err, verr)
+			}
+			continue
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) { // a length longer than enc
+			if n <= len(bad) {
+				t.Fatalf("bit %d: length %d of %d bytes with %v", bit, n, len(bad), err)
 			}
 			continue
 		}

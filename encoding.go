@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"unsafe"
 )
 
 // The binary format is described in FORMAT.md: a header, the table's data
@@ -216,7 +217,7 @@ func parseHeader(b []byte) (header, error) {
 	case !reservedOK || !allZero(b[offReserved2:offRNG]):
 		return h, formatErr(ErrCorrupt, "reserved header bytes are not zero")
 	case h.m < 2 || h.m%2 != 0 || h.m > maxBuckets:
-		return h, formatErr(ErrCorrupt, "bucket count %d is not even in 2..%d", h.m, uint64(maxBuckets))
+		return h, formatErr(ErrCorrupt, "bucket count %d: it must be even and in 2..%d", h.m, uint64(maxBuckets))
 	case h.m>>h.k < 2 || h.m>>h.k%2 != 0 || h.m>>h.k<<h.k != h.m:
 		return h, formatErr(ErrCorrupt, "bucket count %d is not an even count doubled %d times", h.m, h.k)
 	case h.count > h.m*slotsPerBucket:
@@ -238,7 +239,10 @@ func parseHeader(b []byte) (header, error) {
 // EncodedLen returns the length of the encoding that starts at data, read
 // from its header alone, so that filters stored back to back open at any
 // offset without an index of their lengths: NewView(data[:n]). data may hold
-// more bytes after the encoding, or only its 64-byte header.
+// more bytes after the encoding. If it holds fewer (a cut file, or only the
+// header, as a stream reader may have read), EncodedLen returns the length
+// and an error wrapping ErrCorrupt and io.ErrUnexpectedEOF: the loop that
+// slices data[:n] stops, and a reader learns how much to read.
 //
 // EncodedLen checks the header as NewView does, with the same errors
 // (wrapping ErrCorrupt or ErrUnsupportedVersion), and reads nothing past it:
@@ -256,6 +260,9 @@ func EncodedLen(data []byte) (int, error) {
 	size := h.encodedSize()
 	if size > math.MaxInt {
 		return 0, formatErr(ErrIncompatible, "a %d-byte filter is too large for this platform", size)
+	}
+	if uint64(len(data)) < size {
+		return int(size), fmt.Errorf("%w: truncated: %d bytes of a %d-byte encoding: %w", ErrCorrupt, len(data), size, io.ErrUnexpectedEOF)
 	}
 	return int(size), nil
 }
@@ -392,7 +399,7 @@ func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64) header 
 	h := header{
 		layout:      t.layout,
 		version:     formatVersion1,
-		keyed:       r.h.sip != nil,
+		keyed:       r.h.sip() != nil,
 		keyCheck:    r.keyCheck(),
 		f:           t.fbits,
 		kind:        family,
@@ -491,7 +498,7 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 // UnmarshalBinary, UnmarshalText and ReadFrom work on a zero Filter,
 // new(Filter[T]); no other method that changes the filter does.
 func (f *Filter[T]) UnmarshalBinary(data []byte) error {
-	h, t, err := decode(data, kindOf[T](), checkAll, f.c.h.sip)
+	h, t, err := decode(data, kindOf[T](), checkAll, f.c.h.sip())
 	if err != nil {
 		return err
 	}
@@ -533,7 +540,7 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	if err != nil {
 		return int64(len(buf)), err
 	}
-	h, t, err := decode(buf, kindOf[T](), checkAll, f.c.h.sip)
+	h, t, err := decode(buf, kindOf[T](), checkAll, f.c.h.sip())
 	if err != nil {
 		return int64(len(buf)), err
 	}
@@ -608,7 +615,7 @@ func readErr(err error, started bool) error {
 
 // load makes f the filter that h and t describe.
 func (f *Filter[T]) load(h *header, t table) {
-	f.c = newCore(decodedReader[T](h, t, f.c.h.sip), int(h.maxKicks))
+	f.c = newCore(decodedReader[T](h, t, f.c.h.sip()), int(h.maxKicks))
 	f.c.rng = h.rng
 }
 
@@ -618,7 +625,7 @@ func decodedReader[T Hashable](h *header, t table, key *sipHasher) reader {
 	r := reader{t: t, h: newHasher(h.seed), kind: kindOf[T](), count: int(h.count), capacity: int(h.capacity),
 		maxCapacity: int(h.maxCapacity)}
 	if key != nil {
-		r.h.sip, r.kind = key, r.kind|kindKeyed
+		r.h.secret, r.kind = keyRef{unsafe.Pointer(key)}, r.kind|kindKeyed
 	}
 	return r
 }

@@ -67,7 +67,7 @@ func (f *Filter[T]) AppendCompact(b []byte) ([]byte, error) {
 		return b, errZeroFilter
 	case r.t.g > 0:
 		return b, formatErr(ErrIncompatible, "a growable filter has no compact encoding")
-	case r.h.sip != nil:
+	case r.h.sip() != nil:
 		return b, formatErr(ErrIncompatible, "a keyed filter has no compact encoding")
 	case uint64(r.count) > math.MaxUint32:
 		return b, formatErr(ErrIncompatible, "%d items: a compact encoding holds fewer than 2^32", r.count)

@@ -46,7 +46,7 @@ func (f *Filter[T]) UnmarshalText(text []byte) error {
 	if err != nil {
 		return formatErr(ErrCorrupt, "text is not base64: %v", err)
 	}
-	h, t, err := decode(data[:n], kindOf[T](), checkAll, f.c.h.sip)
+	h, t, err := decode(data[:n], kindOf[T](), checkAll, f.c.h.sip())
 	if err != nil {
 		return err
 	}

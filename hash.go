@@ -133,8 +133,17 @@ type hasher struct {
 	// sip is the keyed hash of a filter with Config.Key (keyed.go), which
 	// replaces xxh3 for it; nil otherwise. Behind a pointer, so that no
 	// printing of a struct shows the key.
-	sip *sipHasher
+	secret keyRef
 }
+
+// keyRef holds a keyed filter's *sipHasher as an unsafe.Pointer, which fmt
+// prints as an address: printing a filter's fields by reflection (a
+// ConcurrentFilter printed by value, whose methods have pointer receivers)
+// shows no word of the key.
+type keyRef struct{ p unsafe.Pointer }
+
+// sip is the keyed hash, or nil for an unkeyed filter.
+func (h *hasher) sip() *sipHasher { return (*sipHasher)(h.secret.p) }
 
 func newHasher(seed uint64) hasher {
 	if seed == 0 {
@@ -198,7 +207,7 @@ func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
 		if !keyed {
 			return h.string(s)
 		}
-		return h.sip.string(s)
+		return h.sip().string(s)
 	case kindBytes:
 		b = *(*[]byte)(p)
 	case kindBytes16:
@@ -208,14 +217,14 @@ func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
 	default:
 		w := keyWord(k&^kindKeyed, p)
 		if keyed {
-			return h.sip.u64(w)
+			return h.sip().u64(w)
 		}
 		return h.u64(w)
 	}
 	if !keyed {
 		return h.bytes(b)
 	}
-	return h.sip.bytes(b)
+	return h.sip().bytes(b)
 }
 
 // keyWord is an integer or float key of kind k as the 64-bit word that is

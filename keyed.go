@@ -1,13 +1,18 @@
 package cuckoo
 
+import "unsafe"
+
 // Keyed filters (Config.Key): for keys an adversary may choose.
 //
 // An unkeyed filter's hash is seeded, not keyed: its seed is no secret (one
 // Hash of a known integer key gives it back), and with it anyone can make
 // keys that share a fingerprint and a bucket pair. A keyed filter hashes
 // every key with SipHash-2-4 (siphash.go) under a 128-bit key instead:
-// without the key, its outputs cannot be predicted or inverted, even by
-// someone who sees Hash values of keys of their choice.
+// without the key, its outputs cannot be predicted. They can be searched,
+// though: whoever sees Hash values of keys of their choice can try keys
+// until some share a bucket pair (a few hundred thousand Hash calls find a
+// dozen for a 1,000-key filter), so Hash values must be kept from whoever
+// chooses keys, as the key itself is.
 //
 // The key never leaves the filter: Hash gives SipHash values, printing shows
 // only that the filter is keyed (string.go), and an encoding (format
@@ -28,22 +33,22 @@ func (r *reader) setKey(key [16]byte) {
 		return
 	}
 	s := newSipHasher(key)
-	r.h.sip = &s
+	r.h.secret = keyRef{unsafe.Pointer(&s)}
 	r.kind |= kindKeyed
 }
 
 // keyCheck is the check value of the reader's key, 0 if it has none.
 func (r *reader) keyCheck() uint64 {
-	if r.h.sip == nil {
+	if r.h.sip() == nil {
 		return 0
 	}
-	return r.h.sip.string(keyCheckMessage)
+	return r.h.sip().string(keyCheckMessage)
 }
 
 // sameKey reports whether two hashers hash with the same key, or neither
 // with one.
 func sameKey(a, b *hasher) bool {
-	return (a.sip == nil) == (b.sip == nil) && (a.sip == nil || *a.sip == *b.sip)
+	return (a.sip() == nil) == (b.sip() == nil) && (a.sip() == nil || *a.sip() == *b.sip())
 }
 
 // NewKeyedView is NewView for the encoding of a keyed filter (Config.Key):
@@ -56,4 +61,25 @@ func NewKeyedView[T Hashable](data []byte, key [16]byte) (*View[T], error) {
 	}
 	s := newSipHasher(key)
 	return newView[T](data, checkAll, &s)
+}
+
+// DecodeKeyed returns the keyed filter (Config.Key) encoded in data, as
+// UnmarshalBinary into a Filter made with key would, with its checks and
+// errors: the way to reopen a keyed encoding without making a filter
+// first. A wrong key, an all-zero key or an unkeyed encoding is rejected
+// with an error wrapping ErrIncompatible.
+func DecodeKeyed[T Hashable](data []byte, key [16]byte) (*Filter[T], error) {
+	if key == ([16]byte{}) {
+		return nil, formatErr(ErrIncompatible, "DecodeKeyed with an all-zero key; use UnmarshalBinary for unkeyed filters")
+	}
+	s := newSipHasher(key)
+	h, t, err := decode(data, kindOf[T](), checkAll, &s)
+	if err != nil {
+		return nil, err
+	}
+	f := new(Filter[T])
+	t.data = padded(&h, t, false)
+	f.c = newCore(decodedReader[T](&h, t, &s), int(h.maxKicks))
+	f.c.rng = h.rng
+	return f, nil
 }

@@ -247,3 +247,30 @@ func BenchmarkKeyed(b *testing.B) {
 		})
 	}
 }
+
+// TestDecodeKeyed reopens a keyed encoding directly, and refuses the wrong
+// key, the zero key and an unkeyed encoding.
+func TestDecodeKeyed(t *testing.T) {
+	key := [16]byte{9, 8, 7}
+	f := mustNew[string](t, Config{Capacity: 1000, Key: key, Layout: SemiSorted})
+	for i := range 500 {
+		f.Insert(strconv.Itoa(i))
+	}
+	data, _ := f.MarshalBinary()
+	g, err := DecodeKeyed[string](data, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := g.MarshalBinary(); !bytes.Equal(again, data) || g.Len() != 500 || !g.Contains("7") {
+		t.Fatal("DecodeKeyed gave another filter")
+	}
+	for _, k := range [][16]byte{{1}, {}} {
+		if _, err := DecodeKeyed[string](data, k); !errors.Is(err, ErrIncompatible) {
+			t.Fatalf("key %v: %v", k, err)
+		}
+	}
+	plain, _ := mustNew[string](t, Config{Capacity: 10}).MarshalBinary()
+	if _, err := DecodeKeyed[string](plain, key); !errors.Is(err, ErrIncompatible) {
+		t.Fatalf("unkeyed encoding: %v", err)
+	}
+}

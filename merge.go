@@ -15,7 +15,12 @@ import "fmt"
 // works on a copy of f's table, which it allocates, and keeps it only when
 // every fingerprint is in.
 func (f *Filter[T]) Merge(o *Filter[T]) error {
-	if f.c.t.data == nil || o.c.t.data == nil {
+	switch {
+	case o == nil:
+		return fmt.Errorf("%w: Merge with a nil *Filter", ErrIncompatible)
+	case o == f:
+		return fmt.Errorf("%w: Merge of a filter into itself (it would double every count)", ErrIncompatible)
+	case f.c.t.data == nil || o.c.t.data == nil:
 		return fmt.Errorf("%w: Merge with a zero Filter", ErrIncompatible)
 	}
 	a, b := &f.c.t, &o.c.t
@@ -24,9 +29,14 @@ func (f *Filter[T]) Merge(o *Filter[T]) error {
 		return fmt.Errorf("%w: Merge of filters with different seeds", ErrIncompatible)
 	case !sameKey(&f.c.h, &o.c.h):
 		return fmt.Errorf("%w: Merge of filters with different keys (Config.Key)", ErrIncompatible)
-	case a.fbits != b.fbits || a.layout != b.layout || a.m0 != b.m0 || a.g != b.g:
-		return fmt.Errorf("%w: Merge of filters with different widths, layouts or sizes (%d-bit %v, %d buckets; %d-bit %v, %d buckets)",
-			ErrIncompatible, a.fbits, a.layout, a.m0<<a.g, b.fbits, b.layout, b.m0<<b.g)
+	case a.fbits != b.fbits:
+		return fmt.Errorf("%w: Merge of filters with different fingerprint widths (%d and %d bits)", ErrIncompatible, a.fbits, b.fbits)
+	case a.layout != b.layout:
+		return fmt.Errorf("%w: Merge of filters with different layouts (%v and %v)", ErrIncompatible, a.layout, b.layout)
+	case a.m0 != b.m0:
+		return fmt.Errorf("%w: Merge of filters with different first tables (%d and %d buckets: Capacity differs)", ErrIncompatible, a.m0, b.m0)
+	case a.g != b.g:
+		return fmt.Errorf("%w: Merge of filters that can double different numbers of times (%d and %d: MaxCapacity differs)", ErrIncompatible, a.g, b.g)
 	}
 	c := f.c // works on a copy; f is replaced only on success
 	c.t.data = newTableData(uint64(len(a.data)))

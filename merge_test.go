@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -114,5 +115,29 @@ func TestMergeRefused(t *testing.T) {
 	var zero Filter[uint64]
 	if err := zero.Merge(fill(base, 0, 1)); !errors.Is(err, ErrIncompatible) {
 		t.Errorf("Merge into a zero Filter: %v", err)
+	}
+}
+
+// TestMergeMisuse: nil, the filter itself, and filters that differ in one
+// parameter give errors that say which.
+func TestMergeMisuse(t *testing.T) {
+	a := mustNew[uint64](t, Config{Capacity: 1000, MaxCapacity: 100000})
+	a.Insert(1)
+	if err := a.Merge(nil); !errors.Is(err, ErrIncompatible) {
+		t.Fatalf("Merge(nil): %v", err)
+	}
+	if err := a.Merge(a); !errors.Is(err, ErrIncompatible) || a.Count(1) != 1 {
+		t.Fatalf("Merge(self): %v, Count %d", err, a.Count(1))
+	}
+	for cfg, want := range map[Config]string{
+		{Capacity: 2000, MaxCapacity: 100000}:                     "Capacity differs",
+		{Capacity: 1000, MaxCapacity: 400000}:                     "MaxCapacity differs",
+		{Capacity: 1000, MaxCapacity: 100000, FingerprintBits: 9}: "fingerprint widths (13 and 9 bits)",
+		{Capacity: 1000, MaxCapacity: 100000, Layout: SemiSorted}: "layouts (Packed and SemiSorted)",
+	} {
+		err := a.Merge(mustNew[uint64](t, cfg))
+		if !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%+v: %v, want it to say %q", cfg, err, want)
+		}
 	}
 }

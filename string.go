@@ -51,7 +51,7 @@ func (r *reader) describe(name string) string {
 // summary is describe for a reader with a table.
 func (r *reader) summary(name string) string {
 	keyed, grows := "", ""
-	if r.h.sip != nil {
+	if r.h.sip() != nil {
 		keyed = "keyed "
 	}
 	if r.maxCapacity > r.capacity {
