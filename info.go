@@ -1,0 +1,101 @@
+package cuckoo
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Introspection: the Config a filter was made with, and one snapshot of
+// its state for logs and dashboards.
+
+// Info describes a filter at one moment; its String is one line for logs.
+type Info struct {
+	Len         int // items stored
+	Capacity    int // Config.Capacity (Len, for a built or compact-decoded filter)
+	MaxCapacity int // Config.MaxCapacity for a growable filter, else Capacity
+	Buckets     int // buckets of the current table
+	Slots       int // Buckets * 4
+	SizeBytes   int // the table's memory, as SizeBytes
+
+	Doublings    int // how many times a growable filter has doubled
+	MaxDoublings int // how many times it can double in all; 0 for a fixed filter
+
+	FingerprintBits int
+	Layout          Layout
+	LoadFactor      float64 // Len / Slots
+	// EstimatedFalsePositiveRate is the expected false-positive rate of
+	// Contains at the current load.
+	EstimatedFalsePositiveRate float64
+	MaxKicks                   int  // 0 for a View, which does not insert
+	Keyed                      bool // made with Config.Key; the key itself is never reported
+}
+
+// String is the Info in one line, with every field.
+func (i Info) String() string {
+	return fmt.Sprintf("len=%d capacity=%d maxCapacity=%d buckets=%d slots=%d bytes=%d doublings=%d/%d fingerprintBits=%d layout=%v load=%s fpr=%s maxKicks=%d keyed=%t",
+		i.Len, i.Capacity, i.MaxCapacity, i.Buckets, i.Slots, i.SizeBytes, i.Doublings, i.MaxDoublings,
+		i.FingerprintBits, i.Layout, strconv.FormatFloat(i.LoadFactor, 'g', 4, 64),
+		strconv.FormatFloat(i.EstimatedFalsePositiveRate, 'g', 3, 64), i.MaxKicks, i.Keyed)
+}
+
+// info is the Info of reader r (whose count is the filter's) with the given
+// MaxKicks and table size in bytes.
+func (r *reader) info(maxKicks, size int) Info {
+	return Info{
+		Len: r.count, Capacity: r.capacity, MaxCapacity: r.maxCapacity,
+		Buckets: int(r.t.m), Slots: r.slots(), SizeBytes: size,
+		Doublings: int(r.t.k), MaxDoublings: int(r.t.g),
+		FingerprintBits: int(r.t.fbits), Layout: r.t.layout,
+		LoadFactor: r.loadFactor(), EstimatedFalsePositiveRate: r.estimatedFPR(),
+		MaxKicks: maxKicks, Keyed: r.h.sip() != nil,
+	}
+}
+
+// config is the Config that makes an empty filter like r's: the same
+// hash seed, width, layout, first table and growth. It never holds the
+// key: a keyed filter's Config needs Key set again by its owner.
+func (r *reader) config(maxKicks int) Config {
+	if r.t.m == 0 { // a zero filter
+		return Config{}
+	}
+	c := Config{Capacity: r.capacity, FingerprintBits: int(r.t.fbits), Layout: r.t.layout,
+		Seed: r.h.seed, MaxKicks: maxKicks}
+	if r.t.g > 0 {
+		c.MaxCapacity = r.maxCapacity
+	}
+	return c
+}
+
+// Config returns the Config that makes an empty filter compatible with f:
+// New(f.Config()) hashes keys alike and, for a filter made by New, has the
+// same table, so it can be Merged into f. It never includes the Key: for a
+// keyed filter, set Config.Key to the filter's key. A filter made by Build
+// (or decoded from a compact encoding) sized its table for its keys: the
+// Config gives the same hash and width, not the same table. A zero Filter
+// gives the zero Config.
+func (f *Filter[T]) Config() Config { return f.c.config(f.c.maxKicks) }
+
+// Info returns a snapshot of the filter's size, load and parameters.
+func (f *Filter[T]) Info() Info { return f.c.info(f.c.maxKicks, f.SizeBytes()) }
+
+// Config returns the Config of the filter the view reads; see
+// Filter.Config. MaxKicks is left 0 (the default): a View does not insert.
+func (v *View[T]) Config() Config { return v.r.config(0) }
+
+// Info returns a snapshot of the view's filter; see Filter.Info.
+func (v *View[T]) Info() Info { return v.r.info(0, v.SizeBytes()) }
+
+// Config returns the Config that makes an empty filter compatible with f;
+// see Filter.Config.
+func (f *ConcurrentFilter[T]) Config() Config {
+	r := f.c.view()
+	return r.config(f.c.maxKicks)
+}
+
+// Info returns a snapshot of the filter's size, load and parameters; see
+// Filter.Info. It takes no lock: while writers run, Len and the table
+// fields are each read once, at moments close together.
+func (f *ConcurrentFilter[T]) Info() Info {
+	r := f.c.view()
+	return r.info(f.c.maxKicks, f.SizeBytes())
+}
