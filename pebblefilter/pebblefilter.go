@@ -1,0 +1,138 @@
+// Package pebblefilter stores cuckoo filters as the table filters of a
+// Pebble database (github.com/cockroachdb/pebble/v2): a pebble.FilterPolicy
+// that Pebble consults, like its Bloom filter, to skip the sstables that
+// cannot hold a key looked up with Iterator.SeekPrefixGE (or Get).
+//
+// Set the policy on the levels that should get filters:
+//
+//	p := pebblefilter.Policy(0.01)
+//	opts := &pebble.Options{}
+//	for i := range opts.Levels {
+//		opts.Levels[i].FilterPolicy = p
+//		opts.Levels[i].FilterType = pebble.TableFilter
+//	}
+//	db, err := pebble.Open(dir, opts)
+//
+// Each filter holds the prefixes (Comparer.Split) of a table's keys; with
+// the default Comparer the prefix is the whole key. Pebble reads the
+// filters of L6 tables only for iterators opened with
+// IterOptions.UseL6Filters.
+//
+// Pebble records the policy's name ("cuckoo.v3", for the compact encoding,
+// format version 3) in each table and uses a table's filter only if a
+// policy of that name is configured. Tables written before the switch, with
+// another policy such as bloom.FilterPolicy(10), stay readable and give the
+// same results; their filters are skipped unless that policy is also
+// listed in Options.Filters, under its name. Likewise, opening the database
+// without this policy skips the cuckoo filters but reads everything.
+//
+// Every filter records its own fingerprint width, so a policy of one rate
+// reads the filters written at any other: the rate given to Policy only
+// decides how new filters are built.
+package pebblefilter
+
+import (
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/seed-a0724874/cuckoo"
+)
+
+// Name is the policy's name, recorded in every table it writes a filter
+// for. It names the encoding, the compact encoding of format version 3: a
+// later encoding would come under another name, so that a reader never
+// takes one for the other.
+const Name = "cuckoo.v3"
+
+// hasher hashes keys as BuildHashes and ContainsEncoded do with the
+// default seed. Hash only reads the filter, so one serves every writer.
+var hasher = func() *cuckoo.Filter[[]byte] {
+	f, err := cuckoo.New[[]byte](cuckoo.Config{Capacity: 1})
+	if err != nil {
+		panic(err)
+	}
+	return f
+}()
+
+// alwaysTrue is the filter Finish writes if it cannot build one: a byte
+// that is no encoding's first, which MayContain answers true for, whatever
+// the key, as it does for any bytes it cannot read. A table with such a
+// filter is read as if it had none.
+const alwaysTrue = 0
+
+// Policy returns a pebble.FilterPolicy that writes cuckoo filters with a
+// false-positive rate of at most falsePositiveRate, whatever the number of
+// keys in a table (at 0.01, 10-bit fingerprints, about 9.2 bits a key; a
+// Bloom filter of 10 bits a key has about 1%).
+//
+// falsePositiveRate must be in (0, 1) and at least about 2^-29 (32-bit
+// fingerprints); Policy panics otherwise, since a rate that is out of range
+// is a mistake in the program, not something to recover from at run time.
+func Policy(falsePositiveRate float64) pebble.FilterPolicy {
+	cfg := cuckoo.Config{FalsePositiveRate: falsePositiveRate, Layout: cuckoo.SemiSorted}
+	if !(falsePositiveRate > 0 && falsePositiveRate < 1) {
+		panic(fmt.Sprintf("pebblefilter: false-positive rate %v is not in (0, 1)", falsePositiveRate))
+	}
+	if _, err := cuckoo.BuildHashes[[]byte](cfg, nil); err != nil {
+		panic(fmt.Sprintf("pebblefilter: false-positive rate %v: %v", falsePositiveRate, err))
+	}
+	return policy{cfg: cfg}
+}
+
+type policy struct {
+	cfg cuckoo.Config
+}
+
+var _ pebble.FilterPolicy = policy{}
+
+// Name implements pebble.FilterPolicy.
+func (policy) Name() string { return Name }
+
+// MayContain implements pebble.FilterPolicy: it probes the filter where it
+// lies, allocating nothing. It answers true for bytes it cannot read as a
+// filter (true rules nothing out), and never panics.
+func (policy) MayContain(_ pebble.FilterType, filter, key []byte) bool {
+	ok, err := cuckoo.ContainsEncoded(filter, key)
+	return ok || err != nil
+}
+
+// NewWriter implements pebble.FilterPolicy.
+func (p policy) NewWriter(pebble.FilterType) pebble.FilterWriter {
+	return &writer{cfg: p.cfg}
+}
+
+// writer keeps the hash of each key added since the last Finish.
+type writer struct {
+	cfg    cuckoo.Config
+	hashes []uint64
+}
+
+// AddKey hashes key at once, so that Pebble may reuse its buffer, and
+// keeps the 8-byte hash. Pebble adds keys in order, so a repeated key
+// (the prefix of several versions) comes right after itself and is
+// skipped; any other repeat is harmless.
+func (w *writer) AddKey(key []byte) {
+	h := hasher.Hash(key)
+	if n := len(w.hashes); n > 0 && w.hashes[n-1] == h {
+		return
+	}
+	w.hashes = append(w.hashes, h)
+}
+
+// Finish appends to buf a filter of the keys added since the last Finish,
+// at the smallest size that holds them, and forgets them, keeping their
+// memory for the next filter. A filter of no keys is 18 bytes and answers
+// false. If it cannot build the filter (which does not happen: the size is
+// chosen to fit, and no sstable has 2^32 keys) it appends a byte that
+// MayContain answers true for, so that the table is read as if unfiltered.
+func (w *writer) Finish(buf []byte) []byte {
+	f, err := cuckoo.BuildHashes[[]byte](w.cfg, w.hashes)
+	w.hashes = w.hashes[:0]
+	if err == nil {
+		var out []byte
+		if out, err = f.AppendCompact(buf); err == nil {
+			return out
+		}
+	}
+	return append(buf, alwaysTrue)
+}

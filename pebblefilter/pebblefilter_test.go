@@ -1,0 +1,449 @@
+package pebblefilter_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/seed-a0724874/cuckoo/pebblefilter"
+)
+
+// testRate is the false-positive rate the tests configure.
+const testRate = 0.01
+
+// Keys are 16 bytes of a mixed counter: present keys are keys 0..n-1,
+// absent ones start at absentBase. Two such keys collide with probability
+// about 2^-128 a pair.
+const (
+	keyLen     = 16
+	absentBase = 1 << 40
+)
+
+func mix(x uint64) uint64 { // splitmix64's finalizer
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// makeKey writes key i into dst, which has keyLen bytes, and returns it.
+func makeKey(dst []byte, i uint64) []byte {
+	binary.BigEndian.PutUint64(dst[0:], mix(i))
+	binary.BigEndian.PutUint64(dst[8:], mix(i^0x5bd1e9955bd1e995))
+	return dst[:keyLen]
+}
+
+// keys returns keys first..first+n-1, in one allocation.
+func keys(first uint64, n int) [][]byte {
+	buf := make([]byte, n*keyLen)
+	ks := make([][]byte, n)
+	for i := range ks {
+		ks[i] = makeKey(buf[i*keyLen:(i+1)*keyLen:(i+1)*keyLen], first+uint64(i))
+	}
+	return ks
+}
+
+// buildFilter adds ks to a writer of p and returns the filter block.
+func buildFilter(p pebble.FilterPolicy, ks [][]byte) []byte {
+	w := p.NewWriter(pebble.TableFilter)
+	for _, k := range ks {
+		w.AddKey(k)
+	}
+	return w.Finish(nil)
+}
+
+// dbOptions are the options of the test databases: on disk, with p on
+// every level, so that the flushed and compacted tables all have filters.
+func dbOptions(p pebble.FilterPolicy, cache *pebble.Cache) *pebble.Options {
+	opts := &pebble.Options{
+		FS:                 vfs.Default,
+		FormatMajorVersion: pebble.FormatNewest,
+		MemTableSize:       32 << 20,
+		Cache:              cache,
+		Logger:             quietLogger{},
+	}
+	for i := range opts.Levels {
+		opts.Levels[i].FilterPolicy = p
+		opts.Levels[i].FilterType = pebble.TableFilter
+	}
+	return opts
+}
+
+// quietLogger drops Pebble's informational messages.
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...any)         {}
+func (quietLogger) Errorf(f string, args ...any) { pebble.DefaultLogger.Errorf(f, args...) }
+func (quietLogger) Fatalf(f string, args ...any) { pebble.DefaultLogger.Fatalf(f, args...) }
+
+// writeDB creates a database in dir with keys 0..n-1 (8-byte values),
+// written in batches, flushed and compacted over the whole key space, so
+// that every key lives in an sstable, and closes it.
+func writeDB(tb testing.TB, dir string, p pebble.FilterPolicy, n int) {
+	tb.Helper()
+	db, err := pebble.Open(dir, dbOptions(p, nil))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	const batchKeys = 10000
+	var k [keyLen]byte
+	var v [8]byte
+	for i := 0; i < n; i += batchKeys {
+		b := db.NewBatch()
+		for j := i; j < min(i+batchKeys, n); j++ {
+			binary.LittleEndian.PutUint64(v[:], uint64(j))
+			if err := b.Set(makeKey(k[:], uint64(j)), v[:], nil); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		if err := b.Commit(pebble.NoSync); err != nil {
+			tb.Fatal(err)
+		}
+		b.Close()
+	}
+	if err := db.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	// Every key is 16 bytes, so [0x00, 0xff*17) covers them all.
+	if err := db.Compact(context.Background(), []byte{0}, bytes.Repeat([]byte{0xff}, keyLen+1), true); err != nil {
+		tb.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// tableStats sums, over the tables of db, the bytes of filter blocks and
+// the entries, and checks that every table has a filter of policy name.
+func tableStats(tb testing.TB, db *pebble.DB, name string) (tables int, filterBytes, entries uint64) {
+	tb.Helper()
+	levels, err := db.SSTables(pebble.WithProperties())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, level := range levels {
+		for _, t := range level {
+			if got := t.Properties.FilterPolicyName; got != name {
+				tb.Fatalf("table %s has filter policy %q, want %q", t.FileNum, got, name)
+			}
+			tables++
+			filterBytes += t.Properties.FilterSize
+			entries += t.Properties.NumEntries
+		}
+	}
+	return tables, filterBytes, entries
+}
+
+// lookup reports whether a point lookup, the way CockroachDB makes them
+// (SeekPrefixGE, which consults the filters; the default Comparer's prefix
+// is the whole key), finds exactly key.
+func lookup(it *pebble.Iterator, key []byte) bool {
+	return it.SeekPrefixGE(key) && bytes.Equal(it.Key(), key)
+}
+
+// TestPebble writes keys into a real database on disk with the policy on
+// every level, reopens it so that the filters come from the files, finds
+// every key and measures the false-positive rate of absent ones through
+// the engine.
+func TestPebble(t *testing.T) {
+	n := 1_000_000
+	if testing.Short() {
+		n = 100_000
+	}
+	dir := t.TempDir()
+	p := pebblefilter.Policy(testRate)
+	writeDB(t, dir, p, n)
+
+	cache := pebble.NewCache(64 << 20)
+	defer cache.Unref()
+	db, err := pebble.Open(dir, dbOptions(p, cache))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}()
+
+	tables, filterBytes, entries := tableStats(t, db, pebblefilter.Name)
+	if entries != uint64(n) {
+		t.Fatalf("tables hold %d entries, want %d", entries, n)
+	}
+	t.Logf("%d keys in %d tables, filters %d bytes, %.3f bits a key", n, tables, filterBytes, float64(8*filterBytes)/float64(n))
+
+	// UseL6Filters: Pebble skips the filters of L6 tables, where the
+	// compaction put every key, unless the iterator asks for them.
+	it, err := db.NewIter(&pebble.IterOptions{UseL6Filters: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+
+	// Filter.Hits counts the filter checks that answered false (a table
+	// skipped), Filter.Misses those that answered true (sstable/filter.go).
+	before := db.Metrics().Filter
+	var k [keyLen]byte
+	for i := range n {
+		if !lookup(it, makeKey(k[:], uint64(i))) {
+			t.Fatalf("key %d (%x) not found", i, k)
+		}
+	}
+	present := db.Metrics().Filter
+	// Every present key is in one table, whose filter must be asked and
+	// answer true.
+	if got := present.Misses - before.Misses; got < int64(n) {
+		t.Fatalf("filters answered true %d times for %d present keys: not consulted", got, n)
+	}
+
+	for i := range n {
+		if lookup(it, makeKey(k[:], absentBase+uint64(i))) {
+			t.Fatalf("absent key %d (%x) found", i, k)
+		}
+	}
+	after := db.Metrics().Filter
+	hits, misses := after.Hits-present.Hits, after.Misses-present.Misses
+	checks := hits + misses
+	// An absent key between two tables' ranges consults no filter; with
+	// keys spread evenly that is rare, so nearly every lookup must have
+	// asked one.
+	if checks < int64(n)*95/100 {
+		t.Fatalf("%d filter checks for %d absent lookups: filters not consulted", checks, n)
+	}
+	fp := float64(misses) / float64(checks)
+	// Each check of an absent key is a Bernoulli trial with success
+	// probability at most testRate, independent across keys, so misses is
+	// at most Binomial(checks, testRate): its mean plus 4 standard
+	// deviations, sqrt(p(1-p)/checks) in rate, is exceeded with
+	// probability about 3e-5 (normal approximation, good at these counts).
+	limit := testRate + 4*math.Sqrt(testRate*(1-testRate)/float64(checks))
+	t.Logf("absent: %d filter checks, %d passed: false-positive rate %.5f (limit %.5f)", checks, misses, fp, limit)
+	if fp > limit {
+		t.Errorf("false-positive rate through the engine %.5f > %.5f", fp, limit)
+	}
+}
+
+func TestPolicyRate(t *testing.T) {
+	for _, rate := range []float64{0, 1, -0.5, 2, math.NaN(), math.Inf(1), 1e-12} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Policy(%v) did not panic", rate)
+				}
+			}()
+			pebblefilter.Policy(rate)
+		}()
+	}
+	for _, rate := range []float64{0.5, 0.01, 1e-6} {
+		if got := pebblefilter.Policy(rate).Name(); got != "cuckoo.v3" {
+			t.Errorf("Policy(%v).Name() = %q", rate, got)
+		}
+	}
+}
+
+func TestMayContainAllocs(t *testing.T) {
+	p := pebblefilter.Policy(testRate)
+	f := buildFilter(p, keys(0, 10000))
+	present, absent := keys(0, 1)[0], keys(absentBase, 1)[0]
+	allocs := testing.AllocsPerRun(1000, func() {
+		p.MayContain(pebble.TableFilter, f, present)
+		p.MayContain(pebble.TableFilter, f, absent)
+	})
+	if allocs != 0 {
+		t.Errorf("MayContain allocates %v times a call", allocs/2)
+	}
+}
+
+// TestFilter checks a filter outside Pebble: every key present, the rate
+// of absent ones about the configured one.
+func TestFilter(t *testing.T) {
+	p := pebblefilter.Policy(testRate)
+	for _, n := range []int{1, 2, 10, 1000, 100000} {
+		ks := keys(uint64(n)<<20, n)
+		f := buildFilter(p, ks)
+		for i, k := range ks {
+			if !p.MayContain(pebble.TableFilter, f, k) {
+				t.Fatalf("%d keys: key %d missing", n, i)
+			}
+		}
+		const probes = 200000
+		fp := 0
+		var k [keyLen]byte
+		for i := range probes {
+			if p.MayContain(pebble.TableFilter, f, makeKey(k[:], absentBase+uint64(i))) {
+				fp++
+			}
+		}
+		rate := float64(fp) / probes
+		t.Logf("%d keys: %d bytes (%.2f bits a key), false-positive rate %.5f", n, len(f), float64(8*len(f))/float64(n), rate)
+		if limit := testRate + 4*math.Sqrt(testRate*(1-testRate)/probes); rate > limit {
+			t.Errorf("%d keys: false-positive rate %.5f > %.5f", n, rate, limit)
+		}
+	}
+}
+
+func TestZeroKeys(t *testing.T) {
+	p := pebblefilter.Policy(testRate)
+	w := p.NewWriter(pebble.TableFilter)
+	f := w.Finish(nil)
+	if len(f) == 0 || len(f) > 32 {
+		t.Fatalf("filter of no keys is %d bytes", len(f))
+	}
+	for _, k := range keys(0, 1000) {
+		if p.MayContain(pebble.TableFilter, f, k) {
+			t.Fatalf("filter of no keys contains %x", k)
+		}
+	}
+	prefix := []byte("prefix")
+	g := w.Finish(append([]byte(nil), prefix...))
+	if !bytes.Equal(g[:len(prefix)], prefix) || !bytes.Equal(g[len(prefix):], f) {
+		t.Fatalf("Finish(prefix) = %x, want prefix then %x", g, f)
+	}
+}
+
+// TestDuplicates adds every key three times, in a row and in later
+// passes: the filter holds every key, repeats in a row change nothing,
+// and later repeats cost little.
+func TestDuplicates(t *testing.T) {
+	p := pebblefilter.Policy(testRate)
+	ks := keys(0, 5000)
+	want := buildFilter(p, ks)
+
+	w := p.NewWriter(pebble.TableFilter)
+	for _, k := range ks {
+		for range 3 {
+			w.AddKey(k)
+		}
+	}
+	if got := w.Finish(nil); !bytes.Equal(got, want) {
+		t.Errorf("repeats in a row change the filter: %d bytes, want %d", len(got), len(want))
+	}
+
+	for range 3 {
+		for _, k := range ks {
+			w.AddKey(k)
+		}
+	}
+	got := w.Finish(nil)
+	for i, k := range ks {
+		if !p.MayContain(pebble.TableFilter, got, k) {
+			t.Fatalf("key %d missing after repeated passes", i)
+		}
+	}
+	if len(got) > len(want)+len(want)/50 {
+		t.Errorf("repeated passes: %d bytes, want about %d", len(got), len(want))
+	}
+}
+
+// TestWriterReuse finishes several filters with one writer: each holds
+// its own keys only, and equals a new writer's.
+func TestWriterReuse(t *testing.T) {
+	p := pebblefilter.Policy(testRate)
+	w := p.NewWriter(pebble.TableFilter)
+	sets := [][][]byte{keys(0, 3000), keys(1<<30, 10), keys(2<<30, 50000), nil, keys(3<<30, 700)}
+	var filters [][]byte
+	for i, ks := range sets {
+		for _, k := range ks {
+			w.AddKey(k)
+		}
+		buf := []byte{byte(i), 0xee}
+		f := w.Finish(buf)
+		if !bytes.Equal(f[:2], []byte{byte(i), 0xee}) {
+			t.Fatalf("filter %d: Finish changed the bytes before it", i)
+		}
+		f = f[2:]
+		if fresh := buildFilter(p, ks); !bytes.Equal(f, fresh) {
+			t.Fatalf("filter %d of a reused writer differs from a new writer's", i)
+		}
+		filters = append(filters, f)
+	}
+	for i, f := range filters {
+		for j, ks := range sets {
+			in := 0
+			for _, k := range ks {
+				if p.MayContain(pebble.TableFilter, f, k) {
+					in++
+				}
+			}
+			switch {
+			case i == j && in != len(ks):
+				t.Errorf("filter %d holds %d of its %d keys", i, in, len(ks))
+			case i != j && len(ks) >= 1000 && in > len(ks)/20:
+				t.Errorf("filter %d holds %d of the %d keys of set %d", i, in, len(ks), j)
+			}
+		}
+	}
+}
+
+// TestMayContainGarbage gives MayContain bytes that are no cuckoo filter:
+// it must not panic and, where the bytes cannot be read as a filter, must
+// answer true.
+func TestMayContainGarbage(t *testing.T) {
+	p := pebblefilter.Policy(testRate)
+	ks := keys(0, 2000)
+	valid := buildFilter(p, ks)
+	probe := append(ks[:10:10], keys(absentBase, 10)...)
+	mustTrue := func(what string, data []byte) {
+		t.Helper()
+		for _, k := range probe {
+			if !p.MayContain(pebble.TableFilter, data, k) {
+				t.Fatalf("%s (%d bytes): MayContain(%x) = false", what, len(data), k)
+			}
+		}
+	}
+	mustTrue("nil", nil)
+	mustTrue("empty", []byte{})
+	for b := range 256 {
+		mustTrue("one byte", []byte{byte(b)})
+	}
+	for n := range len(valid) {
+		mustTrue("truncated", valid[:n])
+	}
+	mustTrue("extended", append(append([]byte(nil), valid...), 0))
+	for _, bits := range []int{1, 5, 10, 20} {
+		mustTrue("bloom", buildFilter(bloom.FilterPolicy(bits), ks))
+	}
+	for i := 0; i < 8; i++ { // every trailer byte changed
+		c := append([]byte(nil), valid...)
+		c[len(c)-8+i] ^= 0xff
+		for _, k := range probe { // may still read as a filter: no panic
+			p.MayContain(pebble.TableFilter, c, k)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		data := make([]byte, rng.IntN(200))
+		for i := range data {
+			data[i] = byte(rng.Uint32())
+		}
+		if len(data) > 0 && rng.IntN(2) == 0 {
+			data[0] = 3 // the compact encoding's version
+		}
+		for _, k := range probe[:2] {
+			p.MayContain(pebble.TableFilter, data, k)
+		}
+	}
+}
+
+func FuzzMayContain(f *testing.F) {
+	p := pebblefilter.Policy(testRate)
+	ks := keys(0, 100)
+	valid := buildFilter(p, ks)
+	f.Add(valid, ks[0])
+	f.Add(valid, keys(absentBase, 1)[0])
+	f.Add(valid[:len(valid)-1], ks[1])
+	f.Add(valid[1:], ks[1])
+	f.Add(buildFilter(p, nil), []byte("k"))
+	f.Add(buildFilter(bloom.FilterPolicy(10), ks), ks[2])
+	f.Add([]byte{}, []byte{})
+	f.Add([]byte{3}, []byte("key"))
+	f.Fuzz(func(t *testing.T, data, key []byte) {
+		p.MayContain(pebble.TableFilter, data, key)
+	})
+}
