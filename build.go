@@ -84,8 +84,11 @@ func buildParams(cfg Config, n int) (params, error) {
 	return cfg.resolve()
 }
 
-// buildKicks bounds the walk of each insert of a build: 16 times the default
-// MaxKicks fills tables about half a point further.
+// buildKicks bounds the walk of each insert of a build of many keys: 16
+// times the default MaxKicks fills tables about half a point further.
+// Small builds walk at most 2 steps a key (at least 100): their tables are
+// tried at a load of 1, where a failing insert would otherwise walk
+// thousands of steps before the next attempt, 2 buckets larger, succeeds.
 const buildKicks = 16 * DefaultMaxKicks
 
 // buildLoad is the load Build first tries for larger key sets: the
@@ -111,7 +114,7 @@ func build(r reader, p params, hs []uint64) core {
 		r.t = tableShape(m, f, 0, 0, layout)
 		r.t.data = buf[:n]
 		clear(r.t.data)
-		c := newCore(r, buildKicks)
+		c := newCore(r, min(buildKicks, max(DefaultMaxKicks/5, 2*len(hs))))
 		if !c.insertAll(hs) {
 			m += max(2, m/256&^1)
 			continue

@@ -3,6 +3,8 @@ package cuckoo
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
@@ -37,6 +39,50 @@ func checkTable(t *testing.T, name string) {
 		bits := fmt.Sprintf("%.1f", float64(f)/targetLoad(uint(f)))
 		if r[2] != want || r[3] != bits {
 			t.Errorf("%s: f=%s: table says %s, %s; formulas give %s, %s", name, r[1], r[2], r[3], want, bits)
+		}
+	}
+}
+
+// TestREADMEPrograms compiles and runs every Go block of the README that is
+// a whole program (it starts with "package main"), against this checkout,
+// and compares its output with the "output" block that follows it.
+func TestREADMEPrograms(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program per block")
+	}
+	text, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```go\n(package main\n.*?)```\n\n```output\n(.*?)```").FindAllStringSubmatch(string(text), -1)
+	if len(blocks) < 4 {
+		t.Fatalf("found %d programs with output in the README", len(blocks))
+	}
+	root, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile("go.sum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range blocks {
+		dir := t.TempDir()
+		mod := "module readme\n\ngo 1.24.0\n\nrequire github.com/seed-a0724874/cuckoo v0.0.0\n\nreplace github.com/seed-a0724874/cuckoo => " + root + "\n"
+		for name, data := range map[string]string{"go.mod": mod, "go.sum": string(sum), "main.go": b[1]} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command("go", "run", ".")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("program %d: %v\n%s\n%s", i, err, out, b[1])
+		}
+		if string(out) != b[2] {
+			t.Errorf("program %d printed\n%s\nthe README says\n%s", i, out, b[2])
 		}
 	}
 }
