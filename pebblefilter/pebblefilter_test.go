@@ -127,7 +127,9 @@ func tableStats(tb testing.TB, db *pebble.DB, name string) (tables int, filterBy
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for _, level := range levels {
+	perLevel := make([]int, len(levels))
+	for l, level := range levels {
+		perLevel[l] = len(level)
 		for _, t := range level {
 			if got := t.Properties.FilterPolicyName; got != name {
 				tb.Fatalf("table %s has filter policy %q, want %q", t.FileNum, got, name)
@@ -137,6 +139,7 @@ func tableStats(tb testing.TB, db *pebble.DB, name string) (tables int, filterBy
 			entries += t.Properties.NumEntries
 		}
 	}
+	tb.Logf("tables per level L0..L6: %v", perLevel)
 	return tables, filterBytes, entries
 }
 
