@@ -31,12 +31,10 @@ import (
 // Build allocates the hashes of the keys (8 bytes a key) and the filter;
 // its attempts reuse one table while they fit.
 func Build[T Hashable](cfg Config, keys []T) (*Filter[T], error) {
-	p, err := buildParams(cfg, len(keys))
+	r, p, err := buildReader[T](cfg, len(keys))
 	if err != nil {
 		return nil, err
 	}
-	r := reader{h: newHasher(p.seed), kind: kindOf[T]()}
-	r.setKey(p.key)
 	hs := make([]uint64, len(keys))
 	for off := 0; off < len(keys); off += hashBlock {
 		end := min(off+hashBlock, len(keys))
@@ -49,13 +47,23 @@ func Build[T Hashable](cfg Config, keys []T) (*Filter[T], error) {
 // Seed and Key: it allocates the filter only, and leaves hashes as they
 // are.
 func BuildHashes[T Hashable](cfg Config, hashes []uint64) (*Filter[T], error) {
-	p, err := buildParams(cfg, len(hashes))
+	r, p, err := buildReader[T](cfg, len(hashes))
 	if err != nil {
 		return nil, err
 	}
+	return &Filter[T]{c: build(r, p, hashes)}, nil
+}
+
+// buildReader checks a Build Config for n keys of type T and returns the
+// resolved parameters and a reader with their hash, without a table.
+func buildReader[T Hashable](cfg Config, n int) (reader, params, error) {
+	p, err := buildParams(cfg, n)
+	if err != nil {
+		return reader{}, p, err
+	}
 	r := reader{h: newHasher(p.seed), kind: kindOf[T]()}
 	r.setKey(p.key)
-	return &Filter[T]{c: build(r, p, hashes)}, nil
+	return r, p, nil
 }
 
 // buildParams checks a Build Config for n keys and resolves it.

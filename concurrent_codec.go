@@ -115,7 +115,10 @@ func (f *ConcurrentFilter[T]) Merge(o *Filter[T]) error {
 		return errZeroConcurrent
 	}
 	m := Filter[T]{c: c.snapshot()}
-	if err := m.Merge(o); err != nil {
+	if err := m.checkMerge(o); err != nil {
+		return err
+	}
+	if err := m.c.mergeTable(&o.c.t); err != nil { // m is a copy: merge in place
 		return err
 	}
 	s := ctableOf(&m.c.t)
@@ -138,9 +141,10 @@ func (c *concurrent) load(r reader, maxKicks int, rng uint64) {
 // snapshot is a Filter's core holding a copy of the current table; the
 // caller holds mu.
 func (c *concurrent) snapshot() core {
-	t := c.cur.Load().t
+	s := c.cur.Load()
+	t := s.t
 	n := tableBytes(t.m, t.bbits)
-	t.data = appendWords(newTableData(n)[:0], c.cur.Load().words, n)
+	t.data = appendWords(newTableData(n)[:0], s.words, n)
 	fc := newCore(c.reader(t), c.maxKicks)
 	fc.rng = c.rng
 	return fc

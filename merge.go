@@ -15,6 +15,21 @@ import "fmt"
 // works on a copy of f's table, which it allocates, and keeps it only when
 // every fingerprint is in.
 func (f *Filter[T]) Merge(o *Filter[T]) error {
+	if err := f.checkMerge(o); err != nil {
+		return err
+	}
+	c := f.c // works on a copy; f is replaced only on success
+	c.t.data = newTableData(uint64(len(f.c.t.data)))
+	copy(c.t.data, f.c.t.data)
+	if err := c.mergeTable(&o.c.t); err != nil {
+		return err
+	}
+	f.c = c
+	return nil
+}
+
+// checkMerge returns Merge's error for merging o into f, if any.
+func (f *Filter[T]) checkMerge(o *Filter[T]) error {
 	switch {
 	case o == nil:
 		return fmt.Errorf("%w: Merge with a nil *Filter", ErrIncompatible)
@@ -38,9 +53,13 @@ func (f *Filter[T]) Merge(o *Filter[T]) error {
 	case a.g != b.g:
 		return fmt.Errorf("%w: Merge of filters that can double different numbers of times (%d and %d: MaxCapacity differs)", ErrIncompatible, a.g, b.g)
 	}
-	c := f.c // works on a copy; f is replaced only on success
-	c.t.data = newTableData(uint64(len(a.data)))
-	copy(c.t.data, a.data)
+	return nil
+}
+
+// mergeTable adds every fingerprint of table b, which Merge checked is
+// compatible, to c's table in place, doubling a growable c as needed.
+// On error c's table is partly merged: Merge works on a copy.
+func (c *core) mergeTable(b *table) error {
 	for c.t.k < b.k {
 		c.grow()
 	}
@@ -67,6 +86,5 @@ func (f *Filter[T]) Merge(o *Filter[T]) error {
 			}
 		}
 	}
-	f.c = c
 	return nil
 }
