@@ -27,39 +27,77 @@ import (
 // family, a keyed filter, bytes of something else) it returns true and an
 // error wrapping ErrCorrupt, ErrUnsupportedVersion or ErrIncompatible: true
 // rules nothing out, so a caller that only wants to skip work can ignore
-// the error.
+// the error. It allocates nothing but that error: a call that can read
+// data allocates nothing at all.
 func ContainsEncoded[T Hashable](data []byte, key T) (bool, error) {
-	return containsEncoded(data, kindOf[T](), unsafe.Pointer(&key))
+	k := kindOf[T]()
+	p := unsafe.Pointer(&key)
+	return containsEncoded(data, k, defaultHasher.key(k, p), p)
 }
 
 // ContainsHashEncoded is ContainsEncoded for a key hashed with Hash by a
 // filter or view of the encoded filter's seed, which answers for keys of
 // any family.
 func ContainsHashEncoded(data []byte, h uint64) (bool, error) {
-	return containsEncoded(data, kindHash, unsafe.Pointer(&h))
+	return containsEncoded(data, kindHash, h, unsafe.Pointer(&h))
 }
 
-// containsEncoded is ContainsEncoded for the key of kind k at p (a hash for
-// kindHash, which matches every family). The common case, a compact
-// encoding with the default seed, is tested here with one load of the
-// trailer; every other case, and every error, goes to containsOther.
-func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
+// defaultHasher hashes the keys of ContainsEncoded before it reads the
+// encoding: most encodings have the default seed, and a hash computed first
+// leaves the fast path with no call but the probe's.
+var defaultHasher = newHasher(DefaultSeed)
+
+// containsEncoded is ContainsEncoded for the key of kind k at p, whose hash
+// with DefaultSeed is h (for kindHash, the hash itself, which matches every
+// family). The common case, a compact encoding with the default seed, is
+// tested here from one load of the trailer; every other case, and every
+// error, goes to containsOther.
+func containsEncoded(data []byte, k keyKind, h uint64, p unsafe.Pointer) (bool, error) {
 	n := uint64(len(data))
 	if n < 1+compactTrailer || data[0] != formatVersion3 {
 		return containsOther(data, k, p)
 	}
 	tr := binary.LittleEndian.Uint64(data[n-compactTrailer:])
-	s := compactShape(tr)
-	if s == nil || k != kindHash && keyKind(tr>>(8*offCompactFamily))&0xff != k.family() {
+	w := uint32(tr >> 32) // family, layout, bits, flags
+	c := compactChecks[k]
+	s := compactShapes[w>>15&0x7e|w>>8&1]
+	if (w^uint32(c))&uint32(c>>32) != 0 || w&3 == 0 || s == nil {
 		return containsOther(data, k, p)
 	}
 	m, ok := s.bucketCount((n - 1 - compactTrailer) * 8)
 	if !ok || uint64(uint32(tr)) > m*slotsPerBucket {
 		return containsOther(data, k, p)
 	}
-	h := newHasher(DefaultSeed)
-	return s.probeFixed(data[1:], m, h.key(k, p)), nil
+	return s.probeFixed(data[1:], m, h), nil
 }
+
+// compactChecks holds, for each key kind, the test of a compact trailer's
+// upper word (family, layout, fingerprint bits and flags, a byte each) that
+// its fast path takes: the word XOR the low half, under the mask in the
+// high half, must be zero. The family must be the kind's (for kindHash,
+// any of 1..3, with the test that it is not 0), the layout 0 or 1, the
+// width under 64 and no flag set.
+var compactChecks = func() (c [256]uint64) {
+	const any = 0xff_c0_fe_fc // flags, bits >= 64, layout > 1, family > 3
+	for k := range c {
+		c[k] = (any | 0xff) << 32
+		if kind := keyKind(k); kind == kindHash {
+			c[k] = any << 32
+		} else if kind&kindKeyed == 0 && kind != kindInvalid {
+			c[k] |= uint64(kind.family())
+		}
+	}
+	return c
+}()
+
+// compactShapes is shapes by a compact trailer's layout and width, at
+// index width<<1 | layout.
+var compactShapes = func() (s [128]*shape) {
+	for f := range 64 {
+		s[f<<1], s[f<<1|1] = shapes[Packed][f], shapes[SemiSorted][f]
+	}
+	return s
+}()
 
 // containsOther is containsEncoded for what its fast path does not take:
 // a compact encoding with a seed, a header (versions 1 and 2), or bytes it

@@ -3,6 +3,7 @@ package cuckoo
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -97,6 +98,12 @@ func TestContainsEncodedErrors(t *testing.T) {
 	if ok, err := ContainsHashEncoded(mustCompact(t, f), f.Hash("key-1")); !ok || err != nil {
 		t.Errorf("ContainsHashEncoded of a string filter: %v, %v", ok, err)
 	}
+	// but not for a trailer that names no family.
+	bad := slices.Clone(mustCompact(t, f))
+	bad[len(bad)-compactTrailer+offCompactFamily] = 0
+	if ok, err := ContainsHashEncoded(bad, f.Hash("key-1")); !ok || !errors.Is(err, ErrCorrupt) {
+		t.Errorf("ContainsHashEncoded of family 0: %v, %v; want true, ErrCorrupt", ok, err)
+	}
 }
 
 // TestContainsEncodedAllocs: no allocation, for every key type and both
@@ -155,7 +162,24 @@ func FuzzContainsEncoded(f *testing.F) {
 			checkEncodedLikeView(t, data, uint64(i))
 			checkEncodedLikeView(t, data, strconv.Itoa(i))
 		}
+		checkHashEncodedReads(t, data)
 	})
+}
+
+// checkHashEncodedReads checks that ContainsHashEncoded, which answers for
+// every key family, reads what a view of some family reads, and nothing
+// else.
+func checkHashEncodedReads(t *testing.T, data []byte) {
+	_, err := ContainsHashEncoded(data, 1)
+	_, e1 := NewViewUnverified[uint64](data)
+	_, e2 := NewViewUnverified[string](data)
+	_, e3 := NewViewUnverified[float64](data)
+	if readable := e1 == nil || e2 == nil || e3 == nil; (err == nil) != readable {
+		t.Fatalf("ContainsHashEncoded: %v; views: %v, %v, %v", err, e1, e2, e3)
+	}
+	if err != nil {
+		checkFormatErr(t, err, "ContainsHashEncoded")
+	}
 }
 
 func checkEncodedLikeView[T Hashable](t *testing.T, data []byte, key T) {

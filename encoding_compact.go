@@ -117,16 +117,6 @@ func readCompact(data []byte) (layout Layout, f uint, kind keyKind, m, count, se
 	return layout, f, kind, m, count, seed, ok
 }
 
-// compactShape is the shape a compact trailer with flags 0 names, or nil
-// if its flags are not 0 or its layout or width is out of range.
-func compactShape(tr uint64) *shape {
-	lf := tr >> (8 * offCompactLayout) // layout, bits, flags: a byte each
-	if lf&^(63<<8|uint64(SemiSorted)) != 0 {
-		return nil
-	}
-	return shapes[lf&1][lf>>8] // nil outside 4..32 bits
-}
-
 // compactFault is the error for a compact encoding that readCompact
 // rejects: the first of its checks that fails, in words.
 //

@@ -69,9 +69,14 @@ func kindOf[T Hashable]() keyKind {
 		return kindBytes
 	case *string:
 		return kindString
-	case *uint64, *int64:
+	case *uint64:
 		return kindInt
 	}
+	return reflectKind[T]()
+}
+
+// reflectKind is kindOf for the types it does not test for by name.
+func reflectKind[T Hashable]() keyKind {
 	switch t := reflect.TypeFor[T](); t.Kind() {
 	case reflect.String:
 		return kindString
@@ -191,14 +196,24 @@ func floatBits(v float64) uint64 {
 // those keys are hashed there without calling key. A front function that
 // calls key is over the inlining budget (cost 117 against 80), and one that
 // returns (hash, ok) for the caller to test inlines but measured 2-4
-// instructions more per lookup and insert (bench/icount).
+// instructions more per lookup and insert (bench/icount). The third case,
+// unkeyed byte slices, is the key of storage engines (ContainsEncoded); the
+// other kinds, and every keyed one, go through otherKey, which keeps their
+// switch off the common paths.
 func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
-	switch k { // the common cases first
+	switch k { // the common cases first, and the byte keys of storage engines
 	case kindInt:
 		return h.u64(*(*uint64)(p))
 	case kindHash:
 		return *(*uint64)(p)
+	case kindBytes:
+		return h.bytes(*(*[]byte)(p))
 	}
+	return h.otherKey(k, p)
+}
+
+// otherKey is key for the kinds it does not take itself.
+func (h *hasher) otherKey(k keyKind, p unsafe.Pointer) uint64 {
 	keyed := k&kindKeyed != 0
 	var b []byte
 	switch k &^ kindKeyed {

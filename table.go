@@ -179,15 +179,14 @@ func (t *table) setShape(m0 uint64, fbits, g, k uint, layout Layout) {
 // to the array's bounds, so that reading one needs no bounds check). They
 // are made at start-up, 58 of them, 17 KiB, so that reading one needs no
 // synchronization either.
-var shapes [2][64]*shape
-
-func init() {
+var shapes = func() (s [2][64]*shape) {
 	for _, layout := range []Layout{Packed, SemiSorted} {
 		for f := uint(minFingerprintBits); f <= maxFingerprintBits; f++ {
-			shapes[layout][f] = makeShape(layout, f)
+			s[layout][f] = makeShape(layout, f)
 		}
 	}
-}
+	return s
+}()
 
 // shapeOf is the shape of the tables of a layout and slot width f.
 func shapeOf(layout Layout, f uint) *shape { return shapes[layout&1][f&63] }
@@ -219,11 +218,14 @@ func makeShape(layout Layout, f uint) *shape {
 }
 
 // bucketCount is the number of buckets in n bits of buckets, and whether
-// that is a whole, even number in 2..maxBuckets. It divides by a multiply:
-// for n < 2^57 the quotient by perBits is exact.
+// that is a whole, even number in 2..maxBuckets. It divides by a multiply,
+// whose quotient is exact for n < 2^57, and a product that gives n back
+// proves it exact for any n (m <= 2^32 and bbits <= 128 cannot overflow).
+// Rotating m-2 right by one moves an odd count's low bit to the top, so one
+// comparison tests both evenness and the range.
 func (s *shape) bucketCount(n uint64) (m uint64, ok bool) {
 	m, _ = bits.Mul64(n, s.perBits)
-	return m, m*uint64(s.bbits) == n && m&1 == 0 && m-2 <= maxBuckets-2 && n < 1<<57
+	return m, m*uint64(s.bbits) == n && bits.RotateLeft64(m-2, -1) <= (maxBuckets-2)/2
 }
 
 // locate derives the fingerprint and the first bucket from a hash. They come
