@@ -2,6 +2,7 @@ package cuckoo
 
 import (
 	"math"
+	"slices"
 )
 
 // Building a filter from a known set of keys: when every key is known before
@@ -40,7 +41,7 @@ func Build[T Hashable](cfg Config, keys []T) (*Filter[T], error) {
 		end := min(off+hashBlock, len(keys))
 		hashKeys(&r.h, r.kind, keys[off:end], hs[off:end])
 	}
-	return &Filter[T]{c: build(r, p, hs)}, nil
+	return &Filter[T]{c: buildFilter(r, p, hs)}, nil
 }
 
 // BuildHashes is Build for keys hashed with Hash by a filter of the same
@@ -51,7 +52,37 @@ func BuildHashes[T Hashable](cfg Config, hashes []uint64) (*Filter[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Filter[T]{c: build(r, p, hashes)}, nil
+	return &Filter[T]{c: buildFilter(r, p, hashes)}, nil
+}
+
+// AppendCompactHashes appends to b the compact encoding (AppendCompact) of
+// the filter BuildHashes(cfg, hashes) returns, and returns the extended
+// slice. It builds the table in b's spare capacity, where its encoding
+// goes, so it allocates nothing but b's growth: a caller that writes many
+// filters, such as a storage engine's filter writer, and reuses b and
+// hashes allocates nothing once they are large enough.
+//
+// Only unkeyed filters have a compact encoding: a Config with a Key gives
+// an error wrapping ErrIncompatible. On an error b is returned unchanged.
+func AppendCompactHashes[T Hashable](b []byte, cfg Config, hashes []uint64) ([]byte, error) {
+	r, p, err := buildReader[T](cfg, len(hashes))
+	switch {
+	case err != nil:
+		return b, err
+	case p.key != [16]byte{}:
+		return b, formatErr(ErrIncompatible, "a keyed filter has no compact encoding")
+	case uint64(len(hashes)) > math.MaxUint32:
+		return b, formatErr(ErrIncompatible, "%d keys: a compact encoding holds fewer than 2^32", len(hashes))
+	}
+	start := len(b)
+	c := build(r, p, hashes, func(n uint64) []byte {
+		b = slices.Grow(b[:start], int(1+n+n/64+compactSeedLen))
+		return b[start+1 : cap(b)]
+	})
+	t := &c.t
+	b = b[:start+1+int(t.m*uint64(t.bbits)/8)]
+	b[start] = formatVersion3
+	return appendCompactTrailer(b, &c.reader, kindOf[T]().family()), nil
 }
 
 // buildReader checks a Build Config for n keys of type T and returns the
@@ -109,20 +140,29 @@ const buildLoad = 0.977
 // Each attempt starts over from an empty table of more buckets. Attempts
 // are sized for len(hs) keys; the first that stores clearly fewer (hs
 // repeats keys) starts over, once, from the size for those it stored.
-func build(r reader, p params, hs []uint64) core {
+//
+// Each attempt works in the buffer that alloc returns for n bytes (at least
+// n), or in the last attempt's if it is large enough: its table is the
+// buffer's first bytes, and the path of its long walks comes after them.
+func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) core {
 	f, layout := p.f, p.layout
 	m := buildStart(len(hs), f)
+	kicks := min(buildKicks, max(DefaultMaxKicks/5, 2*len(hs)))
+	kickLen := uint64(0)
+	if kicks > kickStackSteps {
+		kickLen = uint64(kicks+3) / 4
+	}
 	var buf []byte
 	resized := false
 	for {
 		n := tableBytes(m, bucketBits(layout, f))
-		if uint64(cap(buf)) < n {
-			buf = newTableData(n + n/64)
+		if uint64(cap(buf)) < n+kickLen {
+			buf = alloc(n + kickLen)
 		}
 		r.t = tableShape(m, f, 0, 0, layout)
 		r.t.data = buf[:n]
 		clear(r.t.data)
-		c := newCore(r, min(buildKicks, max(DefaultMaxKicks/5, 2*len(hs))))
+		c := core{reader: r, maxKicks: kicks, rng: r.h.seed, kickBuf: buf[n : n+kickLen]}
 		if !c.insertAll(hs) {
 			m += max(2, m/256&^1)
 			continue
@@ -131,14 +171,21 @@ func build(r reader, p params, hs []uint64) core {
 			m, resized = smaller, true
 			continue
 		}
-		c.maxKicks, c.kickBuf = p.maxKicks, nil
-		if p.maxKicks > kickStackSteps {
-			c.kickBuf = make([]byte, (p.maxKicks+3)/4)
-		}
-		c.capacity = max(c.count, 1)
-		c.maxCapacity = c.capacity
 		return c
 	}
+}
+
+// buildFilter is build into a table of its own, made a fixed filter of
+// p's MaxKicks.
+func buildFilter(r reader, p params, hs []uint64) core {
+	c := build(r, p, hs, func(n uint64) []byte { return newTableData(n + n/64) })
+	c.maxKicks, c.kickBuf = p.maxKicks, nil
+	if p.maxKicks > kickStackSteps {
+		c.kickBuf = make([]byte, (p.maxKicks+3)/4)
+	}
+	c.capacity = max(c.count, 1)
+	c.maxCapacity = c.capacity
+	return c
 }
 
 // insertAll inserts every hash of hs that the table does not already report

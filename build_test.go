@@ -224,3 +224,82 @@ func ExampleBuild() {
 	fmt.Println(f.Len(), len(enc), ok)
 	// Output: 4 19 true
 }
+
+// TestAppendCompactHashes: the bytes AppendCompactHashes appends are
+// AppendCompact of BuildHashes's filter, whatever b holds before and
+// whatever its capacity, for tiny to large key sets, both layouts and a
+// seed of its own; Hash is the hash they take. With b and hashes reused it
+// allocates nothing, and a keyed Config is refused with b unchanged.
+func TestAppendCompactHashes(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 33, 300, 20_000} {
+		for _, cfg := range []Config{
+			{FalsePositiveRate: 0.01, Layout: SemiSorted},
+			{FingerprintBits: 9},
+			{FingerprintBits: 17, Seed: 99},
+		} {
+			keys := buildKeys(n, uint64(n))
+			hs := make([]uint64, n)
+			for i, k := range keys {
+				hs[i] = Hash(k)
+			}
+			if cfg.Seed != 0 {
+				f, err := New[uint64](Config{Capacity: 1, Seed: cfg.Seed})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, k := range keys {
+					hs[i] = f.Hash(k)
+				}
+			}
+			f, err := BuildHashes[uint64](cfg, hs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := f.AppendCompact([]byte("prefix"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range [][]byte{[]byte("prefix"), append(make([]byte, 0, 1<<20), "prefix"...)} {
+				got, err := AppendCompactHashes[uint64](b, cfg, hs)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Fatalf("n=%d %+v: AppendCompactHashes = %d bytes, %v; want AppendCompact's %d bytes", n, cfg, len(got), err, len(want))
+				}
+			}
+			v, err := NewView[uint64](want[len("prefix"):])
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range keys {
+				if !v.Contains(k) {
+					t.Fatalf("n=%d %+v: key %d lost", n, cfg, k)
+				}
+			}
+		}
+	}
+
+	hs := make([]uint64, 50_000)
+	for i := range hs {
+		hs[i] = Hash(fmt.Sprint("key", i))
+	}
+	b := make([]byte, 0, 1<<20)
+	cfg := Config{FalsePositiveRate: 0.001, Layout: SemiSorted}
+	if a := testing.AllocsPerRun(5, func() { b, _ = AppendCompactHashes[string](b[:0], cfg, hs) }); a != 0 {
+		t.Errorf("AppendCompactHashes into a large enough buffer: %v allocations, want 0", a)
+	}
+	if a := testing.AllocsPerRun(100, func() { _ = Hash("key") }); a != 0 {
+		t.Errorf("Hash: %v allocations, want 0", a)
+	}
+	f, _ := New[string](Config{Capacity: 10})
+	if Hash("key") != f.Hash("key") || Hash([]byte("key")) != f.Hash("key") {
+		t.Error("Hash differs from a default filter's Hash")
+	}
+
+	in := []byte("unchanged")
+	out, err := AppendCompactHashes[string](in, Config{Key: [16]byte{1}}, hs[:10])
+	if !errors.Is(err, ErrIncompatible) || string(out) != "unchanged" {
+		t.Errorf("keyed: %q, %v; want the input and ErrIncompatible", out, err)
+	}
+	if _, err := AppendCompactHashes[string](nil, Config{Capacity: 10}, hs[:10]); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("Capacity set: %v, want ErrInvalidConfig", err)
+	}
+}

@@ -75,13 +75,20 @@ func (f *Filter[T]) AppendCompact(b []byte) ([]byte, error) {
 	t := &r.t
 	b = append(b, formatVersion3)
 	b = append(b, t.data[:t.m*uint64(t.bbits)/8]...)
+	return appendCompactTrailer(b, r, kindOf[T]().family()), nil
+}
+
+// appendCompactTrailer appends the seed if it is not DefaultSeed, and the
+// trailer, of r's filter of keys of the given family.
+func appendCompactTrailer(b []byte, r *reader, family keyKind) []byte {
+	t := &r.t
 	flags := byte(0)
 	if r.h.seed != DefaultSeed {
 		b = binary.LittleEndian.AppendUint64(b, r.h.seed)
 		flags = compactFlagSeed
 	}
 	b = binary.LittleEndian.AppendUint32(b, uint32(r.count))
-	return append(b, byte(kindOf[T]().family()), byte(t.layout), byte(t.fbits), flags), nil
+	return append(b, byte(family), byte(t.layout), byte(t.fbits), flags)
 }
 
 // readCompact checks the compact encoding that is all of data, which

@@ -46,17 +46,6 @@ import (
 // encoding would have another name.
 const Name = "cuckoo.v3"
 
-// hasher hashes keys for the generators. Hash is read-only and safe for
-// concurrent use, and its seed is the default, the one BuildHashes uses
-// when Config.Seed is 0.
-var hasher = func() *cuckoo.Filter[[]byte] {
-	f, err := cuckoo.New[[]byte](cuckoo.Config{Capacity: 1})
-	if err != nil {
-		panic(err)
-	}
-	return f
-}()
-
 // unreadable is what Generate writes if it cannot build a filter (which
 // does not happen for a valid rate): a one-byte encoding of no version this
 // package knows, which Contains answers true for, whatever the key. It must
@@ -81,7 +70,7 @@ func New(falsePositiveRate float64) filter.Filter {
 	if !(falsePositiveRate > 0 && falsePositiveRate < 1) {
 		panic(fmt.Sprintf("leveldbfilter: false-positive rate %v not in (0, 1)", falsePositiveRate))
 	}
-	if _, err := cuckoo.BuildHashes[[]byte](cfg, nil); err != nil { // the check Generate's builds make
+	if _, err := cuckoo.AppendCompactHashes[[]byte](nil, cfg, nil); err != nil { // the check Generate's builds make
 		panic("leveldbfilter: " + err.Error())
 	}
 	return policy{cfg: cfg}
@@ -118,14 +107,14 @@ func (policy) Contains(data, key []byte) bool {
 type generator struct {
 	cfg     cuckoo.Config
 	hashes  []uint64 // of the keys added since the last Generate
-	scratch []byte   // the last encoding, reused
+	scratch []byte   // where the filters are built, reused
 }
 
 // Add hashes key at once, since goleveldb reuses its buffer. A key whose
 // hash is the previous one's (the same user key twice in a row, as
 // goleveldb adds for each version of a key it keeps) is not kept again.
 func (g *generator) Add(key []byte) {
-	h := hasher.Hash(key)
+	h := cuckoo.Hash(key)
 	if n := len(g.hashes); n > 0 && g.hashes[n-1] == h {
 		return
 	}
@@ -138,13 +127,11 @@ func (g *generator) Add(key []byte) {
 // Contains answers true for: the block is then read for every key, which is
 // slower, never wrong.
 func (g *generator) Generate(b filter.Buffer) {
-	f, err := cuckoo.BuildHashes[[]byte](g.cfg, g.hashes)
-	if err == nil {
-		g.scratch, err = f.AppendCompact(g.scratch[:0])
-	}
+	out, err := cuckoo.AppendCompactHashes[[]byte](g.scratch[:0], g.cfg, g.hashes)
 	if err != nil {
-		g.scratch = append(g.scratch[:0], unreadable...)
+		out = append(g.scratch[:0], unreadable...)
 	}
-	_, _ = b.Write(g.scratch) // goleveldb's buffer does not fail
+	g.scratch = out
+	_, _ = b.Write(out) // goleveldb's buffer does not fail
 	g.hashes = g.hashes[:0]
 }

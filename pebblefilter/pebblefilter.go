@@ -44,16 +44,6 @@ import (
 // takes one for the other.
 const Name = "cuckoo.v3"
 
-// hasher hashes keys as BuildHashes and ContainsEncoded do with the
-// default seed. Hash only reads the filter, so one serves every writer.
-var hasher = func() *cuckoo.Filter[[]byte] {
-	f, err := cuckoo.New[[]byte](cuckoo.Config{Capacity: 1})
-	if err != nil {
-		panic(err)
-	}
-	return f
-}()
-
 // alwaysTrue is the filter Finish writes if it cannot build one: a byte
 // that is no encoding's first, which MayContain answers true for, whatever
 // the key, as it does for any bytes it cannot read. A table with such a
@@ -74,7 +64,7 @@ func Policy(falsePositiveRate float64) pebble.FilterPolicy {
 	if !(falsePositiveRate > 0 && falsePositiveRate < 1) {
 		panic(fmt.Sprintf("pebblefilter: false-positive rate %v is not in (0, 1)", falsePositiveRate))
 	}
-	if _, err := cuckoo.BuildHashes[[]byte](cfg, nil); err != nil {
+	if _, err := cuckoo.AppendCompactHashes[[]byte](nil, cfg, nil); err != nil {
 		panic(fmt.Sprintf("pebblefilter: false-positive rate %v: %v", falsePositiveRate, err))
 	}
 	return policy{cfg: cfg}
@@ -113,7 +103,7 @@ type writer struct {
 // (the prefix of several versions) comes right after itself and is
 // skipped; any other repeat is harmless.
 func (w *writer) AddKey(key []byte) {
-	h := hasher.Hash(key)
+	h := cuckoo.Hash(key)
 	if n := len(w.hashes); n > 0 && w.hashes[n-1] == h {
 		return
 	}
@@ -122,18 +112,17 @@ func (w *writer) AddKey(key []byte) {
 
 // Finish appends to buf a filter of the keys added since the last Finish,
 // at the smallest size that holds them, and forgets them, keeping their
-// memory for the next filter. A filter of no keys is 18 bytes and answers
-// false. If it cannot build the filter (which does not happen: the size is
-// chosen to fit, and no sstable has 2^32 keys) it appends a byte that
-// MayContain answers true for, so that the table is read as if unfiltered.
+// memory for the next filter. It builds the filter in buf's spare capacity
+// and allocates nothing but buf's growth. A filter of no keys is 18 bytes
+// and answers false. If it cannot build the filter (which does not happen:
+// the size is chosen to fit, and no sstable has 2^32 keys) it appends a
+// byte that MayContain answers true for, so that the table is read as if
+// unfiltered.
 func (w *writer) Finish(buf []byte) []byte {
-	f, err := cuckoo.BuildHashes[[]byte](w.cfg, w.hashes)
+	out, err := cuckoo.AppendCompactHashes[[]byte](buf, w.cfg, w.hashes)
 	w.hashes = w.hashes[:0]
-	if err == nil {
-		var out []byte
-		if out, err = f.AppendCompact(buf); err == nil {
-			return out
-		}
+	if err != nil {
+		return append(buf, alwaysTrue)
 	}
-	return append(buf, alwaysTrue)
+	return out
 }

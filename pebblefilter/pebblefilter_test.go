@@ -250,6 +250,29 @@ func TestPolicyRate(t *testing.T) {
 	}
 }
 
+// TestWriterAllocs: a writer allocates its hash buffer and the filter (the
+// growth of the buffer Finish appends to), nothing else: a writer reused
+// with a buffer that has room allocates nothing.
+func TestWriterAllocs(t *testing.T) {
+	p := pebblefilter.Policy(testRate)
+	w := p.NewWriter(pebble.TableFilter)
+	ks := keys(0, 20_000)
+	var buf []byte
+	write := func() {
+		for _, k := range ks {
+			w.AddKey(k)
+		}
+		buf = w.Finish(buf[:0])
+	}
+	write()
+	if allocs := testing.AllocsPerRun(10, write); allocs != 0 {
+		t.Errorf("a reused writer allocates %v times a filter, want 0", allocs)
+	}
+	if !p.MayContain(pebble.TableFilter, buf, ks[123]) {
+		t.Error("the filter lost a key")
+	}
+}
+
 func TestMayContainAllocs(t *testing.T) {
 	p := pebblefilter.Policy(testRate)
 	f := buildFilter(p, keys(0, 10000))
