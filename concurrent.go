@@ -556,15 +556,19 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 }
 
 // insertLocked is Filter's insert (filter.go) on the current table: the
-// common case first, a fixed packed table with f <= 16 and a free slot in
-// one of the key's buckets, then insertSlow.
+// common case first, a fixed table with f <= 16 and a free slot in one of
+// the key's buckets, then insertSlow.
 func (c *concurrent) insertLocked(h uint64) error {
 	s := c.cur.Load()
 	t := &s.t
-	if t.g == 0 && t.layout == Packed && t.f <= 16 {
-		fp, i1 := t.locate(h)
-		i2 := t.alt(i1, fp)
-		z1, z2 := t.freeMarks(s.readNarrow(i1)), t.freeMarks(s.readNarrow(i2))
+	if t.g != 0 || t.f > 16 {
+		return c.insertSlow(s, h)
+	}
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	b1, b2 := s.readNarrow(i1), s.readNarrow(i2)
+	if t.layout == Packed {
+		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)
 		i, z := i1, z1
 		if z1 == 0 {
 			i, z = i2, z2
@@ -574,9 +578,18 @@ func (c *concurrent) insertLocked(h uint64) error {
 			c.count++
 			return nil
 		}
-		return c.displace(s, i1, fp, i2, fp) // both buckets full
+	} else {
+		i, b := i1, b1
+		if !t.semiFree(b1) {
+			i, b = i2, b2
+		}
+		if t.semiFree(b) {
+			s.putBucket(i, t.semiWith(b, fp))
+			c.count++
+			return nil
+		}
 	}
-	return c.insertSlow(s, h)
+	return c.displace(s, i1, fp, i2, fp) // both buckets full
 }
 
 // insertSlow is Filter's insertSlow: a growable filter doubles when its
@@ -627,12 +640,16 @@ func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 // displace is insertAt for buckets b1 and b2 that are full: it fails with
 // ErrTooManyDuplicates if they hold only v1 and v2, else it frees a slot
 // along a path of displacements (concurrent_search.go) and adds the key.
+//
+// Buckets that hold only v1 and v2 make the search fail at once, since
+// every value in them leads back to the other, so they are told apart
+// after it.
 func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
-	if s.matches(b1, v1)+s.matches(b2, v2) == 2*slotsPerBucket {
-		return ErrTooManyDuplicates
-	}
 	path, end := c.search(s, b1, v1, b2, v2)
 	if end < 0 {
+		if s.matches(b1, v1)+s.matches(b2, v2) == 2*slotsPerBucket {
+			return ErrTooManyDuplicates
+		}
 		return ErrFull
 	}
 	s.apply(path, end)

@@ -100,10 +100,14 @@ func (s *ctable) apply(q []pathNode, end int) {
 
 // hasFree reports whether bucket b has an empty slot.
 func (s *ctable) hasFree(b uint64) bool {
-	if s.t.f <= 16 && s.t.layout == Packed {
-		return s.t.freeMarks(s.readNarrow(b)) != 0
+	if s.t.f > 16 {
+		return s.t.hasFreeSlot(s.read(b))
 	}
-	return s.t.hasFreeSlot(s.read(b))
+	w := s.readNarrow(b)
+	if s.t.layout == SemiSorted {
+		return s.t.semiFree(w)
+	}
+	return s.t.freeMarks(w) != 0
 }
 
 // hasFreeSlot reports whether the bucket (lo, hi) has an empty slot.

@@ -314,10 +314,14 @@ func (s *ctable) fill(p uint64, v uint32) {
 
 // slots decodes bucket b for the writer.
 func (s *ctable) slots(b uint64) (v [4]uint32) {
-	if s.t.f > 16 || s.t.layout != Packed {
+	if s.t.f > 16 {
 		return s.t.slotsOf(s.read(b))
 	}
-	return narrowSlots(s.readNarrow(b), s.t.f, uint32(s.t.slotMax))
+	w := s.readNarrow(b)
+	if s.t.layout == SemiSorted {
+		return s.t.semiNarrowSlots(w)
+	}
+	return narrowSlots(w, s.t.f, uint32(s.t.slotMax))
 }
 
 // narrowSlots is the four f-bit values (f <= 16) of the packed bucket in the
@@ -364,8 +368,8 @@ func (s *ctable) record(version bool, i, v uint64) {
 // storeBits sets the n bits (n <= 128) at bit p to the low n bits of
 // (lo, hi), storing only the words whose bits change.
 func (s *ctable) storeBits(p uint64, n uint, lo, hi uint64, plain bool) {
-	if n <= 32 && !plain { // a packed slot: one or two words
-		s.storeSlot(p, n, uint32(lo))
+	if n < 64 && !plain { // a packed slot or a narrow bucket: one or two words
+		s.storeSlot(p, n, lo)
 		return
 	}
 	mlo, mhi := ^uint64(0), ^uint64(0)
@@ -395,18 +399,18 @@ func (s *ctable) storeBits(p uint64, n uint, lo, hi uint64, plain bool) {
 	}
 }
 
-// storeSlot sets the n <= 32 bits at bit p to v, storing the one or two
+// storeSlot sets the n < 64 bits at bit p to v, storing the one or two
 // words they lie in where they change.
-func (s *ctable) storeSlot(p uint64, n uint, v uint32) {
+func (s *ctable) storeSlot(p uint64, n uint, v uint64) {
 	i, sh := p>>6, p&63
 	w := s.words[i : i+2 : i+2]
 	m := uint64(1)<<n - 1
-	if x := w[0]&^(m<<sh) | (uint64(v)&m)<<sh; x != w[0] {
+	if x := w[0]&^(m<<sh) | (v&m)<<sh; x != w[0] {
 		storeRelease(&w[0], x)
 		s.note(false, i, x)
 	}
 	// The bits past word i: none when sh == 0.
-	if x := w[1]&^(m>>1>>(63-sh)) | (uint64(v)&m)>>1>>(63-sh); x != w[1] {
+	if x := w[1]&^(m>>1>>(63-sh)) | (v&m)>>1>>(63-sh); x != w[1] {
 		storeRelease(&w[1], x)
 		s.note(false, i+1, x)
 	}
@@ -439,9 +443,33 @@ func (s *ctable) put(b uint64, slots [4]uint32, k int, v uint32) {
 	s.end(b)
 }
 
+// putBucket stores x, the encoding of bucket b (at most 64 bits) with one
+// value added to it and every other value kept: one atomic store if the
+// bucket lies in one word, which needs no write session (put), else a
+// write session of two.
+func (s *ctable) putBucket(b, x uint64) {
+	n := s.t.bbits
+	p := b * uint64(n)
+	if p&63+uint64(n) <= 64 {
+		s.storeSlot(p, n, x)
+		return
+	}
+	s.begin(b)
+	s.storeSlot(p, n, x)
+	s.end(b)
+}
+
 // add puts v into the lowest empty slot of bucket b and reports whether
 // there was one.
 func (s *ctable) add(b uint64, v uint32) bool {
+	if t := &s.t; t.f <= 16 && t.layout == SemiSorted {
+		w := s.readNarrow(b)
+		if !t.semiFree(w) {
+			return false
+		}
+		s.putBucket(b, t.semiWith(w, v))
+		return true
+	}
 	lo, hi := s.read(b)
 	return s.addTo(b, lo, hi, v)
 }
