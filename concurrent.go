@@ -566,6 +566,8 @@ func (c *concurrent) insertLocked(h uint64) error {
 	}
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
+	// Both buckets are read before either is tested, so that their cache
+	// misses overlap.
 	b1, b2 := s.readNarrow(i1), s.readNarrow(i2)
 	if t.layout == Packed {
 		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)

@@ -42,12 +42,13 @@ type pathNode struct {
 func (c *concurrent) search(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) ([]pathNode, int) {
 	q := append(c.path[:0], pathNode{b: uint32(b1), v: v1, parent: -1}, pathNode{b: uint32(b2), v: v2, parent: -1})
 	budget := searchBuckets * c.maxKicks
+	fixed, narrow := s.t.g == 0, s.t.f <= 16
 	for head := 0; head < len(q); head++ {
 		n := q[head]
 		for k, v := range s.slots(uint64(n.b)) {
 			var ob uint64
 			var ov uint32
-			if s.t.g == 0 { // alt inlines, other does not
+			if fixed { // alt inlines, other does not
 				ob, ov = s.t.alt(uint64(n.b), v), v
 			} else {
 				ob, ov = s.t.other(uint64(n.b), v)
@@ -62,7 +63,7 @@ func (c *concurrent) search(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint3
 			// cap(q) = searchBuckets*MaxKicks + 2: an append per examined bucket never
 			// reallocates.
 			q = append(q, pathNode{b: uint32(ob), v: ov, parent: int32(head), slot: uint8(k)})
-			if s.hasFree(ob) {
+			if narrow && s.t.freeIn(s.readNarrow(ob)) || !narrow && s.hasFree(ob) {
 				return q, len(q) - 1
 			}
 		}
@@ -103,11 +104,16 @@ func (s *ctable) hasFree(b uint64) bool {
 	if s.t.f > 16 {
 		return s.t.hasFreeSlot(s.read(b))
 	}
-	w := s.readNarrow(b)
-	if s.t.layout == SemiSorted {
-		return s.t.semiFree(w)
+	return s.t.freeIn(s.readNarrow(b))
+}
+
+// freeIn reports whether the bucket w, read as narrowWord (f <= 16), has
+// an empty slot.
+func (t *table) freeIn(w uint64) bool {
+	if t.layout == SemiSorted {
+		return t.semiFree(w)
 	}
-	return s.t.freeMarks(w) != 0
+	return t.freeMarks(w) != 0
 }
 
 // hasFreeSlot reports whether the bucket (lo, hi) has an empty slot.

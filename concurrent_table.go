@@ -301,7 +301,7 @@ func (s *ctable) readNarrow(b uint64) uint64 {
 // lies in, each stored with a release store (store).
 func (s *ctable) fill(p uint64, v uint32) {
 	i, sh := p>>6, p&63
-	w := s.words[i : i+2 : i+2]
+	w := s.pair(i)
 	x := w[0] | uint64(v)<<sh // unchanged if v lies in word i+1
 	storeRelease(&w[0], x)
 	s.note(false, i, x)
@@ -310,6 +310,13 @@ func (s *ctable) fill(p uint64, v uint32) {
 		storeRelease(&w[1], x)
 		s.note(false, i+1, x)
 	}
+}
+
+// pair is words i and i+1, for the writer, without a bounds check: the
+// first word of a bucket or of a slot is followed by at least two
+// (ctableWords).
+func (s *ctable) pair(i uint64) *[2]uint64 {
+	return (*[2]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), i*8))
 }
 
 // slots decodes bucket b for the writer.
@@ -403,7 +410,7 @@ func (s *ctable) storeBits(p uint64, n uint, lo, hi uint64, plain bool) {
 // words they lie in where they change.
 func (s *ctable) storeSlot(p uint64, n uint, v uint64) {
 	i, sh := p>>6, p&63
-	w := s.words[i : i+2 : i+2]
+	w := s.pair(i)
 	m := uint64(1)<<n - 1
 	if x := w[0]&^(m<<sh) | (v&m)<<sh; x != w[0] {
 		storeRelease(&w[0], x)
@@ -462,16 +469,32 @@ func (s *ctable) putBucket(b, x uint64) {
 // add puts v into the lowest empty slot of bucket b and reports whether
 // there was one.
 func (s *ctable) add(b uint64, v uint32) bool {
-	if t := &s.t; t.f <= 16 && t.layout == SemiSorted {
-		w := s.readNarrow(b)
+	if s.t.f <= 16 {
+		return s.addNarrow(b, s.readNarrow(b), v)
+	}
+	lo, hi := s.read(b)
+	return s.addTo(b, lo, hi, v)
+}
+
+// addNarrow is add for a table with f <= 16 and bucket b read as w
+// (readNarrow). It fills the free slot in place, which needs no write
+// session (put): a packed slot with one store, a semi-sorted bucket, whose
+// values the added one may move, with putBucket.
+func (s *ctable) addNarrow(b, w uint64, v uint32) bool {
+	t := &s.t
+	if t.layout == SemiSorted {
 		if !t.semiFree(w) {
 			return false
 		}
 		s.putBucket(b, t.semiWith(w, v))
 		return true
 	}
-	lo, hi := s.read(b)
-	return s.addTo(b, lo, hi, v)
+	z := t.freeMarks(w)
+	if z == 0 {
+		return false
+	}
+	s.fill(b*uint64(t.bbits)+t.firstSlot(z, 0), v)
+	return true
 }
 
 // addTo is add for bucket b already read as (lo, hi).
