@@ -159,7 +159,7 @@ func walkPrefetchSize(l3 int) int {
 // (class8 to classSemi: packed f <= 16, semi-sorted 5 <= f <= 16).
 func (c *core) walkAhead() bool {
 	t := &c.t
-	return haveAsm && useBatchAsm && t.class <= classSemi && len(t.data) >= walkPrefetchMin
+	return t.batchAsm() && t.class.oneWord() && len(t.data) >= walkPrefetchMin
 }
 
 // prefetchWalks prefetches, for each hash of hs (at most batchChunk) whose

@@ -399,7 +399,7 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	}
 	s := c.cur.Load()
 	t := &s.t
-	if t.class > classSemi { // f > 16, semi-sorted f = 4, growable
+	if !t.class.oneWord() { // f > 16, semi-sorted f = 4, growable
 		return c.lookupAt(s, h)
 	}
 	fp, i1 := t.locate(h)

@@ -249,7 +249,7 @@ func freeSlot(s [4]uint32) int {
 // their lines arrive while the writer works on something else: with the
 // assembly locating pass where a Filter's batches use it, else with loads.
 func (s *ctable) touch(hs []uint64) {
-	if haveAsm && useBatchAsm && s.t.m < 1<<32 && s.t.g == 0 {
+	if s.t.batchAsm() {
 		// The locating pass prefetches; it reads nothing from the table,
 		// only its address (the words hold the table's byte stream on the
 		// little-endian hosts that have the assembly).

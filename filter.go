@@ -258,7 +258,7 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 	t := &c.t
 	// Packed with slots of at most 16 bits (the first three classes are the
 	// fixed tables of that kind), and a growable one that need not double.
-	if t.class <= classNarrow || t.class == classGrownNarrow && c.count < t.fill {
+	if t.class.packedNarrow() || t.class == classGrownNarrow && c.count < t.fill {
 		fp, i1 := t.locate(h)
 		i2 := t.alt(i1, fp)
 		v1, v2 := fp, fp
@@ -350,7 +350,7 @@ func (c *core) insertAt(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
 func (c *core) insertFull(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
 	// If they hold nothing but the key's fingerprint, no displacement can
 	// help: it can only ever live in these two buckets.
-	if (c.t.class > classSemi || c.t.slot0Is(i1, v1)) && c.t.countMatches(i1, v1, i2, v2) == 2*slotsPerBucket {
+	if (!c.t.class.oneWord() || c.t.slot0Is(i1, v1)) && c.t.countMatches(i1, v1, i2, v2) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates
 	}
 	if !c.kick(i1, v1, i2, v2) {

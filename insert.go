@@ -126,7 +126,7 @@ func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
 		setStep(path, k, semiRank(s, cur)) // cur's slot once sorted, as semiSwap gives it
 		b, cur = o[at], victim
 		if t.semiFree(ow[at]) {
-			t.semiPut(b, ow[at], cur)
+			t.semiStoreNarrow(b, t.semiWith(ow[at], cur))
 			return true
 		}
 	}

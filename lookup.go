@@ -34,10 +34,7 @@ import "unsafe"
 // lookup's switch on it always goes the same way for one filter.
 type probeClass uint8
 
-// The order is relied on: the first three are the fixed packed tables with
-// slots of at most 16 bits (insert tests class <= classNarrow), the first
-// four the fixed tables whose buckets are one word (walkAhead tests
-// class <= classSemi; the concurrent lookup, class > classSemi).
+// Their order is relied on by packedNarrow and oneWord only.
 const (
 	class8           probeClass = iota // packed, f = 8: buckets of 4 bytes
 	class16                            // packed, f = 16: buckets of 8 bytes
@@ -47,6 +44,14 @@ const (
 	classGrownNarrow                   // a growable table (growth.go), packed, slots of <= 16 bits
 	classGrown                         // a growable table, any other
 )
+
+// packedNarrow reports whether the class is that of a fixed packed table
+// with slots of at most 16 bits: class8, class16 or classNarrow.
+func (c probeClass) packedNarrow() bool { return c <= classNarrow }
+
+// oneWord reports whether the class is that of a fixed table whose buckets
+// one 64-bit load holds: packedNarrow, or classSemi.
+func (c probeClass) oneWord() bool { return c <= classSemi }
 
 func classify(layout Layout, f uint) probeClass {
 	switch {
@@ -186,19 +191,23 @@ func containsBatch(t *table, hs []uint64, found []bool) int {
 	if t.data == nil { // a zero Filter or View
 		return containsNone(len(hs), found)
 	}
-	switch {
-	case haveAsm && useBatchAsm && t.m < 1<<32 && t.g == 0:
+	if t.batchAsm() {
 		return containsBatchAsm(t, hs, found)
 	}
 	return containsBatchGeneric(t, hs, found)
 }
+
+// batchAsm reports whether the batches of t take the assembly: where the
+// CPU has it, for a fixed table of fewer than 2^32 buckets (the assembly
+// locates with 32-bit bucket indexes and knows no growth stages).
+func (t *table) batchAsm() bool { return haveAsm && useBatchAsm && t.m < 1<<32 && t.g == 0 }
 
 // prefetchBuckets brings both buckets of every hash in hs (at most
 // batchChunk) into the cache without waiting for them: with the assembly
 // locating pass, which prefetches, where the CPU has it; otherwise with
 // ordinary loads, which the core overlaps as far as its window allows.
 func prefetchBuckets(t *table, hs []uint64) {
-	if haveAsm && useBatchAsm && t.m < 1<<32 && t.g == 0 {
+	if t.batchAsm() {
 		prefetchBucketsAsm(t, hs)
 		return
 	}

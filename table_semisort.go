@@ -242,17 +242,20 @@ func (t *table) semiAdd2Narrow(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool 
 			return false
 		}
 	}
-	t.semiPut(i, b, v)
+	// semiWith, written out: the call costs an insert 14 instructions
+	// (bench/icount, f = 13: 404 against 390).
+	w, mask := t.w&15, t.lowMask
+	_, s1, s2, s3 := semiNarrow4(b, w, mask)
+	v, s1 = minMax(v, s1)
+	s1, s2 = minMax(s1, s2)
+	s2, s3 = minMax(s2, s3)
+	t.semiStoreNarrow(i, semiPackNarrow(v, s1, s2, s3, w, mask))
 	return true
 }
 
-// semiPut adds v to bucket i, given as narrowWord (f <= 16), which has a
-// free slot.
-func (t *table) semiPut(i, b uint64, v uint32) { t.semiStoreNarrow(i, t.semiWith(b, v)) }
-
 // semiWith is the encoding of the bucket b, given as narrowWord (f <= 16),
-// which has a free slot, with v added: what semiPut stores, for the
-// concurrent filter, which stores it itself.
+// which has a free slot, with v added. Its callers store it (with
+// semiStoreNarrow, or the concurrent filter's atomic stores).
 func (t *table) semiWith(b uint64, v uint32) uint64 {
 	w, mask := t.w&15, t.lowMask
 	_, s1, s2, s3 := semiNarrow4(b, w, mask)
