@@ -125,4 +125,38 @@
 //
 // MarshalText and UnmarshalText carry the same format in standard base64, so
 // a struct holding a *Filter round-trips through encoding/json.
+//
+// # Many small filters
+//
+// AppendCompact writes a fixed, unkeyed filter in the compact encoding
+// (format version 3): its buckets and 9 bytes, for containers that record
+// each filter's length and checksum their blocks, such as a storage
+// engine's filter blocks. ContainsEncoded probes any encoding where it
+// lies, with no View and no allocation. A writer that keeps only the
+// hashes of a block's keys (Hash) builds the block's filter at the
+// smallest size that holds them with AppendCompactHashes, straight into its
+// output buffer. The pebblefilter and leveldbfilter modules of this
+// repository are such writers for Pebble and goleveldb.
 package cuckoo
+
+// Where things live, for those changing the package:
+//
+//	filter.go, view.go, concurrent.go   the three query types and their methods
+//	config.go, info.go, errors.go       Config and its resolution, Info, errors
+//	hash.go, siphash.go, keyed.go       key kinds and hashing, the keyed hash
+//	table.go                            the table: shapes, geometry (locate, alt), primitives
+//	table_packed.go, table_semisort.go  the two bucket layouts' codecs
+//	growth.go                           growth stages, layer bits, doubling
+//	lookup.go, lookup_generic.go        the single-key probe and the pure-Go batches
+//	lookup_asm.go, lookup_*.s           the assembly batches and their selection
+//	insert.go, batch.go, build.go       the displacement walk, batched inserts, Build
+//	merge.go                            Merge
+//	concurrent_*.go                     ConcurrentFilter's atomic table, path search,
+//	                                    codec and snapshots
+//	encoding*.go, encoded.go            the formats (FORMAT.md) and ContainsEncoded
+//	string.go                           printing
+//
+// Adding a key type: a kind in hash.go (kindOf, hasher.key or otherKey,
+// keyWord) and its family in the formats (FORMAT.md). Adding a layout: its
+// codec beside table_packed.go, the layout switches of table.go, the kick
+// walk (insert.go) and the concurrent table, and a probe class (lookup.go).
