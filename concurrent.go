@@ -219,6 +219,8 @@ func (f *ConcurrentFilter[T]) InsertBatch(keys []T) (int, error) {
 	if f.c.kind == kindInvalid && len(keys) > 0 {
 		return 0, errZeroConcurrent
 	}
+	// The loop of Filter.InsertBatch: a function value for insertHashes
+	// would make hs escape, an allocation a call.
 	var hs [hashBlock]uint64
 	n := 0
 	for off := 0; off < len(keys); off += hashBlock {
@@ -522,11 +524,11 @@ func (c *concurrent) insertHashes(hs []uint64) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer c.publishCount()
-	c.cur.Load().touch(hs[:min(len(hs), batchChunk)])
+	prefetchBuckets(&c.cur.Load().t, hs[:min(len(hs), batchChunk)])
 	for off := 0; off < len(hs); off += batchChunk {
 		end := min(off+batchChunk, len(hs))
 		if end < len(hs) {
-			c.cur.Load().touch(hs[end:min(end+batchChunk, len(hs))])
+			prefetchBuckets(&c.cur.Load().t, hs[end:min(end+batchChunk, len(hs))])
 		}
 		for i, h := range hs[off:end] {
 			if err := c.insertLocked(h); err != nil {
@@ -545,7 +547,7 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	defer c.mu.Unlock()
 	s := c.cur.Load()
 	b1, v1, b2, v2 := s.t.place(h)
-	if s.matches(b1, v1)+s.matches(b2, v2) > 0 {
+	if s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) > 0 {
 		return false, nil
 	}
 	if err := c.insertLocked(h); err != nil {
@@ -568,7 +570,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 	i2 := t.alt(i1, fp)
 	// Both buckets are read before either is tested, so that their cache
 	// misses overlap.
-	b1, b2 := s.readNarrow(i1), s.readNarrow(i2)
+	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
 	if t.layout == Packed {
 		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)
 		i, z := i1, z1
@@ -604,7 +606,7 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 	n := s // the table the key goes into
 	if n.t.canGrow() && c.count >= n.t.stageCapacity() {
 		b1, v1, b2, v2 := n.t.place(h)
-		if n.matches(b1, v1)+n.matches(b2, v2) == 2*slotsPerBucket {
+		if n.t.bucketMatches(b1, v1)+n.t.bucketMatches(b2, v2) == 2*slotsPerBucket {
 			return ErrTooManyDuplicates
 		}
 		n = n.double()
@@ -630,8 +632,8 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
 	// Both buckets are read before either is tested, so that their cache
 	// misses overlap.
-	lo1, hi1 := s.read(b1)
-	lo2, hi2 := s.read(b2)
+	lo1, hi1 := s.t.bucketAt(b1)
+	lo2, hi2 := s.t.bucketAt(b2)
 	if s.addTo(b1, lo1, hi1, v1) || s.addTo(b2, lo2, hi2, v2) {
 		c.count++
 		return nil
@@ -649,7 +651,7 @@ func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
 	path, end := c.search(s, b1, v1, b2, v2)
 	if end < 0 {
-		if s.matches(b1, v1)+s.matches(b2, v2) == 2*slotsPerBucket {
+		if s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) == 2*slotsPerBucket {
 			return ErrTooManyDuplicates
 		}
 		return ErrFull

@@ -144,7 +144,7 @@ func (c *concurrent) snapshot() core {
 	s := c.cur.Load()
 	t := s.t
 	n := tableBytes(t.m, t.bbits)
-	t.data = appendWords(newTableData(n)[:0], s.words, n)
+	t.data = append(newTableData(n)[:0], t.data[:n]...)
 	fc := newCore(c.reader(t), c.maxKicks)
 	fc.rng = c.rng
 	return fc

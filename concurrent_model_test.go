@@ -202,8 +202,13 @@ func (r modelReader) absent(t *table, seen []uint64, n1 int, b1 uint64, v1 uint3
 	return true
 }
 
-// bucket tests the bucket b read as the words w for v, as lookup would.
-func (modelReader) bucket(t *table, b uint64, w []uint64, v uint32) bool {
+// bucket tests the bucket b read as the words w (as they lie in memory) for
+// v, as lookup would.
+func (modelReader) bucket(t *table, b uint64, raw []uint64, v uint32) bool {
+	w := make([]uint64, len(raw))
+	for i, x := range raw {
+		w[i] = le64(x) // as loadWord gives it
+	}
 	var lo, hi uint64
 	switch len(w) {
 	case 1:

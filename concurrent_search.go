@@ -43,9 +43,19 @@ func (c *concurrent) search(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint3
 	q := append(c.path[:0], pathNode{b: uint32(b1), v: v1, parent: -1}, pathNode{b: uint32(b2), v: v2, parent: -1})
 	budget := searchBuckets * c.maxKicks
 	fixed, narrow := s.t.g == 0, s.t.f <= 16
+	packed := narrow && s.t.layout == Packed // narrowSlots inlines, slotsOfNarrow does not
 	for head := 0; head < len(q); head++ {
 		n := q[head]
-		for k, v := range s.slots(uint64(n.b)) {
+		var slots [slotsPerBucket]uint32
+		switch {
+		case packed:
+			slots = s.t.narrowSlots(s.t.narrowWord(uint64(n.b)))
+		case narrow:
+			slots = s.t.slotsOfNarrow(s.t.narrowWord(uint64(n.b)))
+		default:
+			slots = s.t.bucketSlots(uint64(n.b))
+		}
+		for k, v := range slots {
 			var ob uint64
 			var ov uint32
 			if fixed { // alt inlines, other does not
@@ -63,7 +73,7 @@ func (c *concurrent) search(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint3
 			// cap(q) = searchBuckets*MaxKicks + 2: an append per examined bucket never
 			// reallocates.
 			q = append(q, pathNode{b: uint32(ob), v: ov, parent: int32(head), slot: uint8(k)})
-			if narrow && s.t.freeIn(s.readNarrow(ob)) || !narrow && s.hasFree(ob) {
+			if narrow && s.t.freeIn(s.t.narrowWord(ob)) || !narrow && s.t.hasFree(ob) {
 				return q, len(q) - 1
 			}
 		}
@@ -94,33 +104,7 @@ func (s *ctable) apply(q []pathNode, end int) {
 	}
 	for n.parent >= 0 {
 		p := q[n.parent]
-		s.put(uint64(p.b), s.slots(uint64(p.b)), int(n.slot), p.v)
+		s.put(uint64(p.b), s.t.bucketSlots(uint64(p.b)), int(n.slot), p.v)
 		n = p
 	}
-}
-
-// hasFree reports whether bucket b has an empty slot.
-func (s *ctable) hasFree(b uint64) bool {
-	if s.t.f > 16 {
-		return s.t.hasFreeSlot(s.read(b))
-	}
-	return s.t.freeIn(s.readNarrow(b))
-}
-
-// freeIn reports whether the bucket w, read as narrowWord (f <= 16), has
-// an empty slot.
-func (t *table) freeIn(w uint64) bool {
-	if t.layout == SemiSorted {
-		return t.semiFree(w)
-	}
-	return t.freeMarks(w) != 0
-}
-
-// hasFreeSlot reports whether the bucket (lo, hi) has an empty slot.
-func (t *table) hasFreeSlot(lo, hi uint64) bool {
-	if t.layout == SemiSorted {
-		return t.semiFree(lo)
-	}
-	mlo, mhi := t.valueMatches(lo, hi, 0)
-	return mlo|mhi != 0
 }

@@ -83,6 +83,6 @@ func (c *concurrent) appendBinary(b []byte, kind keyKind) ([]byte, error) {
 	b = slices.Grow(b, int(h.encodedSize()))
 	start := len(b)
 	b = append(b, hb[:h.size()]...)
-	b = appendWords(b, c.cur.Load().words, h.tableSize())
+	b = append(b, c.cur.Load().t.data[:h.tableSize()]...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
 }

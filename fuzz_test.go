@@ -113,7 +113,7 @@ func FuzzProbe(f *testing.F) {
 			for k := uint(0); k < slotsPerBucket; k++ {
 				v := refSlot(&tb, b, k)
 				if layout == SemiSorted {
-					v = tb.semiSlots(b)[k]
+					v = tb.bucketSlots(b)[k]
 				}
 				if v == fp {
 					count++

@@ -109,6 +109,12 @@ const layerMul = 0x85ebca6b
 // order, which is where add would put them.
 func (t *table) double() table {
 	n := newStage(t.m0, t.fbits, t.g, t.k+1, t.layout)
+	t.doubleInto(&n)
+	return n
+}
+
+// doubleInto is double into n, an empty table of the next stage.
+func (t *table) doubleInto(n *table) {
 	top := t.f - 1
 	for b := range t.m {
 		s := t.bucketSlots(b)
@@ -129,7 +135,6 @@ func (t *table) double() table {
 			}
 		}
 	}
-	return n
 }
 
 // canGrow reports whether the table has doublings left.

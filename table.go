@@ -337,11 +337,11 @@ func (t *table) swap(i uint64, k uint, fp uint32) (uint32, uint) {
 
 // bucketSlots returns the four fingerprints of bucket i (0 for an empty
 // slot), in slot order: the order swap's k refers to.
-func (t *table) bucketSlots(i uint64) (s [4]uint32) {
-	if t.layout == SemiSorted {
-		return t.semiSlots(i)
+func (t *table) bucketSlots(i uint64) [4]uint32 {
+	if t.f <= 16 {
+		return t.slotsOfNarrow(t.narrowWord(i))
 	}
-	return t.packedSlots(i)
+	return t.slotsOf(bucket128(t.data, i*uint64(t.bbits)))
 }
 
 // validBucket reports whether bucket i's bits are a possible encoding: always

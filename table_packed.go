@@ -134,23 +134,14 @@ func (t *table) packedAdd2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	return true
 }
 
-// packedSlots returns the four fingerprints of packed bucket i, in slot order.
-func (t *table) packedSlots(i uint64) (s [4]uint32) {
-	if t.f <= 16 {
-		return t.narrowSlots(t.narrowWord(i))
-	}
-	for k := range s {
-		s[k] = t.slot(i, uint(k))
-	}
-	return s
-}
-
-// narrowSlots is packedSlots for f <= 16, of the bucket given as narrowWord.
-func (t *table) narrowSlots(b uint64) (s [4]uint32) {
-	for k := range s {
-		s[k] = uint32(b>>(uint(k)*t.f)) & uint32(t.slotMax)
-	}
-	return s
+// narrowSlots decodes a packed bucket of f <= 16 given as narrowWord.
+func (t *table) narrowSlots(b uint64) [4]uint32 {
+	f, m := t.f&31, uint32(t.slotMax) // f <= 16: the mask spares the shifts' checks
+	s0 := uint32(b) & m
+	b >>= f
+	s1 := uint32(b) & m
+	b >>= f
+	return [4]uint32{s0, s1, uint32(b) & m, uint32(b>>f) & m}
 }
 
 // packedRemove clears the lowest slot of bucket i that holds fp and reports

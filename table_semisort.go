@@ -153,14 +153,6 @@ func (s *shape) semiLows(b, bp, bl uint64) uint64 {
 	return b>>semiCodeBits ^ bl | s.unspread[semiPrefixMatch(b, bp)]
 }
 
-// semiSlots decodes bucket i: its four fingerprints in ascending order.
-func (t *table) semiSlots(i uint64) [4]uint32 {
-	if t.f <= 16 { // one load holds the bucket
-		return t.semiNarrowSlots(t.narrowWord(i))
-	}
-	return t.semiSlotsOf(bucket128(t.data, i*uint64(t.bbits)))
-}
-
 // semiNarrowSlots is semiSlotsOf for f <= 16, where the code and the four
 // low parts, 12 + 4w <= 60 bits, are in one word b.
 func (t *table) semiNarrowSlots(b uint64) [4]uint32 {
@@ -368,7 +360,7 @@ func (t *table) semiValid(i uint64) bool {
 	if load64(t.data, p>>3)>>(p&7)&(1<<semiCodeBits-1) >= semiCodes {
 		return false
 	}
-	s := t.semiSlots(i)
+	s := t.bucketSlots(i)
 	return s[0] <= s[1] && s[1] <= s[2] && s[2] <= s[3]
 }
 
@@ -376,14 +368,14 @@ func (t *table) semiAdd(i uint64, fp uint32) bool {
 	if !t.semiHasFree(i) {
 		return false
 	}
-	s := t.semiSlots(i)
+	s := t.bucketSlots(i)
 	s[0] = fp
 	t.semiWrite(i, s)
 	return true
 }
 
 func (t *table) semiRemove(i uint64, fp uint32) bool {
-	s := t.semiSlots(i)
+	s := t.bucketSlots(i)
 	for k := range s {
 		if s[k] == fp {
 			s[k] = 0
@@ -398,7 +390,7 @@ func (t *table) semiRemove(i uint64, fp uint32) bool {
 // bucket is re-sorted, and at is fp's new rank: the first slot that holds
 // fp once sorted, after the fingerprints smaller than it.
 func (t *table) semiSwap(i uint64, k uint, fp uint32) (old uint32, at uint) {
-	s := t.semiSlots(i)
+	s := t.bucketSlots(i)
 	old, s[k] = s[k], fp
 	t.semiWrite(i, s)
 	return old, semiRank(s, fp)

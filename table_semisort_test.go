@@ -58,7 +58,7 @@ func TestSemiBucketsEveryWidth(t *testing.T) {
 						slices.Sort(want[:])
 						before := bytes.Clone(tb.data)
 						tb.semiWrite(i, [4]uint32{want[2], want[0], want[3], want[1]})
-						if got := tb.semiSlots(i); got != want {
+						if got := tb.bucketSlots(i); got != want {
 							t.Fatalf("f=%d: wrote %v, read %v", f, want, got)
 						}
 						if !tb.validBucket(i) {
@@ -146,7 +146,7 @@ func TestSemiInvalidBuckets(t *testing.T) {
 			// Equal prefixes with descending low parts: not the sorted form.
 			clear(tb.data)
 			tb.writeBucket(0, uint64(semiEncode(0, 0, 0, 1))|2<<semiCodeBits|1<<(semiCodeBits+tb.w), 0)
-			if s := tb.semiSlots(0); tb.validBucket(0) {
+			if s := tb.bucketSlots(0); tb.validBucket(0) {
 				t.Fatalf("f=%d: unsorted bucket %v accepted", f, s)
 			}
 		}
