@@ -5,7 +5,7 @@ package cuckoo
 // (for f <= 16, lo alone, as narrowWord gives it), for both layouts, with
 // no knowledge of where the bucket lies. The Filter's table (table.go) and
 // the concurrent filter's (concurrent_table.go) load buckets their own way
-// and share it; the Filter's hot paths (lookup.go, insert.go) have
+// and share it; the Filter's hot paths (lookup.go, kick.go) have
 // specialized copies of the narrow cases.
 
 // bucketAt reads bucket i of t as a value for the codec, with plain loads.

@@ -383,7 +383,7 @@ func (s *ctable) remove(b uint64, v uint32) bool {
 }
 
 // double returns the table of the next stage of a growable table, holding
-// every value of s, as table.double makes it (growth.go). Its words are
+// every value of s, as table.double makes it (geometry.go). Its words are
 // written with plain stores: nobody can read the new table before it is
 // published.
 func (s *ctable) double() *ctable {

@@ -144,19 +144,21 @@ package cuckoo
 //	filter.go, view.go, concurrent.go   the three query types and their methods
 //	config.go, info.go, errors.go       Config and its resolution, Info, errors
 //	hash.go, siphash.go, keyed.go       key kinds and hashing, the keyed hash
-//	table.go                            the table: shapes, geometry (locate, alt), primitives
-//	table_packed.go, table_semisort.go  the two bucket layouts' codecs
-//	growth.go                           growth stages, layer bits, doubling
+//	table.go                            the table: shapes, loads and stores, primitives
+//	geometry.go                         where a key lives: locate, alt, growth stages, doubling
+//	lanes.go                            SWAR arithmetic on four lanes
+//	bucket.go                           the bucket codec both tables share
+//	table_packed.go, table_semisort.go  the two layouts
 //	lookup.go, lookup_generic.go        the single-key probe and the pure-Go batches
 //	lookup_asm.go, lookup_*.s           the assembly batches and their selection
-//	insert.go, batch.go, build.go       the displacement walk, batched inserts, Build
+//	kick.go, batch.go, build.go         the displacement walk, batched inserts, Build
 //	merge.go                            Merge
-//	concurrent_*.go                     ConcurrentFilter's atomic table, path search,
-//	                                    codec and snapshots
+//	concurrent_*.go                     ConcurrentFilter's table of atomic words, its
+//	                                    path search, codec and snapshots
 //	encoding*.go, encoded.go            the formats (FORMAT.md) and ContainsEncoded
 //	string.go                           printing
 //
 // Adding a key type: a kind in hash.go (kindOf, hasher.key or otherKey,
 // keyWord) and its family in the formats (FORMAT.md). Adding a layout: its
-// codec beside table_packed.go, the layout switches of table.go, the kick
-// walk (insert.go) and the concurrent table, and a probe class (lookup.go).
+// codec in bucket.go and a file beside table_packed.go, the layout switches
+// of table.go, the kick walk (kick.go), and a probe class (lookup.go).

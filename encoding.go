@@ -73,7 +73,7 @@ type header struct {
 	maxKicks uint64
 	rng      uint64
 
-	// Version 2: a growable filter's stage (growth.go), and MaxCapacity;
+	// Version 2: a growable filter's stage (geometry.go), and MaxCapacity;
 	// whether the filter is keyed, and its key's check value (keyed.go).
 	g, k        uint
 	maxCapacity uint64

@@ -360,7 +360,7 @@ func (c *core) insertFull(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
 	return nil
 }
 
-// grow doubles a growable filter's table (growth.go).
+// grow doubles a growable filter's table (geometry.go).
 func (c *core) grow() { c.t = c.t.double() }
 
 func (c *core) insertHash(h uint64) error { return c.insert(kindHash, unsafe.Pointer(&h)) }

@@ -41,7 +41,7 @@ const (
 	classNarrow                        // packed, other f < 16: one load holds a bucket
 	classSemi                          // semi-sorted, 5 <= f <= 16: one load holds a bucket
 	classGeneric                       // f > 16 (buckets of up to 128 bits), and semi-sorted f = 4
-	classGrownNarrow                   // a growable table (growth.go), packed, slots of <= 16 bits
+	classGrownNarrow                   // a growable table (geometry.go), packed, slots of <= 16 bits
 	classGrown                         // a growable table, any other
 )
 

@@ -1,41 +1,10 @@
 package cuckoo
 
-import (
-	"math/bits"
-	"runtime"
-)
+import "runtime"
 
 // The generic probes are the reference for every other implementation and
 // compile on every platform. They test the four slots of both buckets at
-// once with SWAR arithmetic on 64- or 128-bit words: no loop over slots, no
-// branch on slot contents.
-
-// zero64 sets the top bit of every lane of x that is zero. Adding rest to
-// the lane's low bits carries into the top bit exactly when they are not all
-// zero, and never out of the lane, so unlike the usual x-ones trick no lane
-// disturbs its neighbour.
-func (l *lanes) zero64(x uint64) uint64 {
-	return ^((x&l.restLo + l.restLo) | x) & l.topsLo
-}
-
-// zero128 is zero64 on a 128-bit value whose lanes may straddle the two words:
-// the carry out of the low word belongs to the straddling lane.
-func (l *lanes) zero128(lo, hi uint64) (uint64, uint64) {
-	slo, c := bits.Add64(lo&l.restLo, l.restLo, 0)
-	shi := hi&l.restHi + l.restHi + c
-	return ^(slo | lo) & l.topsLo, ^(shi | hi) & l.topsHi
-}
-
-// anyZero reports whether any of the four lanes of x1 or of x2 is zero, for
-// f <= 16. It is the classic test: subtracting 1 from every lane borrows
-// through a lane only if it is zero, so (x - ones) &^ x has a lane's top bit
-// set for the lowest zero lane and for no lane when none is zero. Lanes above
-// a zero lane may be marked too, which a yes-or-no answer does not mind;
-// zero64 marks exactly the zero lanes, for the code that needs to know which.
-// Bits above the four lanes are ignored.
-func (l *lanes) anyZero(x1, x2 uint64) bool {
-	return ((x1-l.onesLo)&^x1|(x2-l.onesLo)&^x2)&l.topsLo != 0
-}
+// once with the SWAR arithmetic of lanes.go.
 
 // containsGeneric reports whether the table holds the fingerprint of hash h
 // in either of its buckets, for both layouts.

@@ -34,13 +34,13 @@ const maxBuckets = 1 << 32
 type table struct {
 	// What a single lookup reads comes first: with the reader's hasher and
 	// key kind before it, the first two cache lines (see reader).
-	m0      uint64 // base bucket count, even, >= 2: m = m0 << k (growth.go)
+	m0      uint64 // base bucket count, even, >= 2: m = m0 << k (geometry.go)
 	fpRange uint64 // 2^fbits - 1, the number of non-empty fingerprints
 	data    []byte
 	shape
 	m uint64 // bucket count
 
-	// A growable table's stage (growth.go); g = k = 0 for a fixed one.
+	// A growable table's stage (geometry.go); g = k = 0 for a fixed one.
 	fbits  uint   // fingerprint bits
 	fpMask uint64 // 2^fbits - 1
 	g, k   uint   // doublings in all, and done
@@ -60,7 +60,7 @@ type shape struct {
 	nibble  bool   // buckets are not whole bytes: every other one starts 4 bits into a byte
 	bbytes  uint64 // bytes per bucket, for byte-aligned buckets
 	bbits   uint   // bits per bucket
-	f       uint   // bits per slot, 4..32: fbits, and g-k layer bits (growth.go)
+	f       uint   // bits per slot, 4..32: fbits, and g-k layer bits (geometry.go)
 	lanes   lanes  // SWAR constants for four f-bit lanes
 	slotMax uint64 // 2^f - 1: a slot's bits
 	perBits uint64 // ceil(2^64 / bbits): bucketCount's reciprocal
@@ -71,46 +71,6 @@ type shape struct {
 	fourBitsOnly uint64     // 0xf when w = 0: the prefix match is the answer
 	semiLanes    lanes      // SWAR constants for four w-bit lanes
 	unspread     [16]uint64 // 4-bit slot mask -> top bits of the other w-bit lanes, w <= 15
-}
-
-// lanes holds the constants that test four f-bit lanes at once, as 128-bit
-// values (lo, hi): ones has the lowest bit of each lane set, tops the highest
-// bit, rest every lane bit but the highest.
-type lanes struct {
-	onesLo, onesHi uint64
-	topsLo, topsHi uint64
-	restLo, restHi uint64
-}
-
-func newLanes(f uint) lanes {
-	var l lanes
-	if f == 0 { // the low parts of semi-sorted 4-bit fingerprints: no lanes
-		return l
-	}
-	for k := uint(0); k < slotsPerBucket; k++ {
-		setBit128(&l.onesLo, &l.onesHi, k*f)
-		setBit128(&l.topsLo, &l.topsHi, k*f+f-1)
-	}
-	width := slotsPerBucket * f
-	maskLo, maskHi := ^uint64(0), uint64(0)
-	if width < 64 {
-		maskLo = 1<<width - 1
-	} else {
-		maskHi = 1<<(width-64) - 1 // width 128 shifts by 64: all ones
-		if width == 128 {
-			maskHi = ^uint64(0)
-		}
-	}
-	l.restLo, l.restHi = maskLo&^l.topsLo, maskHi&^l.topsHi
-	return l
-}
-
-func setBit128(lo, hi *uint64, bit uint) {
-	if bit < 64 {
-		*lo |= 1 << bit
-	} else {
-		*hi |= 1 << (bit - 64)
-	}
 }
 
 // bucketBits is the size of a bucket in bits for a layout and width.
@@ -130,7 +90,7 @@ func tableBytes(m uint64, bbits uint) uint64 {
 func newTable(m uint64, f uint, layout Layout) table { return newStage(m, f, 0, 0, layout) }
 
 // newStage is an empty table of m0<<k buckets whose slots hold fbits-bit
-// fingerprints and g-k layer bits: stage k of a growable table (growth.go).
+// fingerprints and g-k layer bits: stage k of a growable table (geometry.go).
 func newStage(m0 uint64, fbits, g, k uint, layout Layout) table {
 	t := tableShape(m0, fbits, g, k, layout)
 	t.data = newTableData(tableBytes(t.m, t.bbits))
@@ -154,7 +114,7 @@ func tableShape(m0 uint64, fbits, g, k uint, layout Layout) table {
 }
 
 // setShape makes t a table of m0<<k buckets of fbits-bit fingerprints at
-// stage k of g (growth.go), without data. Its shape is copied from a shared
+// stage k of g (geometry.go), without data. Its shape is copied from a shared
 // template (shapeOf), so that it costs one copy and a few stores: probing a
 // filter straight from its bytes (encoded.go) makes one per call, in place,
 // since copying a struct just written field by field stalls on the stores.
@@ -228,41 +188,6 @@ func (s *shape) bucketCount(n uint64) (m uint64, ok bool) {
 	return m, m*uint64(s.bbits) == n && bits.RotateLeft64(m-2, -1) <= (maxBuckets-2)/2
 }
 
-// locate derives the fingerprint and the first bucket from a hash. They come
-// from disjoint halves of it: the bucket from the high 32 bits, the
-// fingerprint from the low 32, each mapped onto its range by a multiply and a
-// shift, so no bucket count needs to be a power of two and fingerprint 0 is
-// never produced.
-//
-// For a growable table (growth.go) i1 is the base bucket, in [0, m0).
-func (t *table) locate(h uint64) (fp uint32, i1 uint64) { return locateOn(h, t.fpRange, t.m0) }
-
-// locateOn is locate for fpRange fingerprints and m base buckets.
-func locateOn(h, fpRange, m uint64) (fp uint32, i1 uint64) {
-	return uint32(uint64(uint32(h))*fpRange>>32) + 1, (h >> 32) * m >> 32
-}
-
-// alt is the other bucket of a fingerprint stored in bucket i:
-//
-//	alt(i, fp) = (m - i - r(fp)) mod m,  r(fp) odd, 1 <= r(fp) < m
-//
-// It is an involution, alt(alt(i, fp), fp) = (m - (m - i - r) - r) = i mod m,
-// so it needs only the bucket and the fingerprint. Because m is even and r odd,
-// i - alt(i, fp) = 2i + r - m is odd, so alt(i, fp) != i: every key has two
-// distinct buckets.
-//
-// For a growable table it is the other base bucket, in [0, m0).
-func (t *table) alt(i uint64, fp uint32) uint64 { return altOn(i, fp, t.m0) }
-
-// altOn is alt for m buckets.
-func altOn(i uint64, fp uint32, m uint64) uint64 {
-	r := uint64(fp*0x9e3779b1)*m>>32 | 1
-	j := m - i - r
-	// Wrap when i + r > m, with a mask: a branch here would be taken half
-	// the time at random, and the compiler does not always make it a CMOV.
-	return j + m&uint64(int64(j)>>63)
-}
-
 // load64 reads 8 bytes little-endian at byte offset o.
 func load64(b []byte, o uint64) uint64 { return binary.LittleEndian.Uint64(b[o : o+8]) }
 
@@ -287,12 +212,6 @@ func bucket128(b []byte, pos uint64) (lo, hi uint64) {
 	lo, hi = load64(b, o), load64(b, o+8)
 	// A shift by 64 gives 0 in Go, so s == 0 needs no branch.
 	return lo>>s | hi<<(64-s), hi >> s
-}
-
-// broadcast repeats fp in the four lanes.
-func (l *lanes) broadcast(fp uint32) (lo, hi uint64) {
-	hi, lo = bits.Mul64(uint64(fp), l.onesLo)
-	return lo, hi + uint64(fp)*l.onesHi
 }
 
 // The operations below change buckets one at a time, for inserts and deletes;
@@ -413,4 +332,26 @@ func (t *table) hasFree(i uint64) bool {
 	}
 	lo, hi := t.matches(i, 0)
 	return lo|hi != 0
+}
+
+// narrowWord returns bucket i of a table with f <= 16, whose buckets are at
+// most 64 bits, in the low bits of a word (the bits above it are the next
+// bucket's): one load at the bucket's byte, and a shift by 4 bits where
+// buckets are not whole bytes.
+func (t *table) narrowWord(i uint64) uint64 {
+	if t.nibble {
+		p := i * uint64(t.bbits)
+		return load64At(t.data, p>>3) >> (p & 7)
+	}
+	return load64At(t.data, i*t.bbytes)
+}
+
+// word is narrowWord for bytes that are not in a table (probeFixed). It
+// is a copy: narrowWord calling it cost 2 instructions more a probe.
+func (s *shape) word(data []byte, i uint64) uint64 {
+	if s.nibble {
+		p := i * uint64(s.bbits)
+		return load64At(data, p>>3) >> (p & 7)
+	}
+	return load64At(data, i*s.bbytes)
 }

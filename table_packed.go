@@ -53,34 +53,6 @@ func (t *table) firstSlot(lo, hi uint64) uint64 {
 	return top + 1 - uint64(t.f)
 }
 
-// narrowWord returns bucket i of a table with f <= 16, whose buckets are at
-// most 64 bits, in the low bits of a word (the bits above it are the next
-// bucket's): one load at the bucket's byte, and a shift by 4 bits where
-// buckets are not whole bytes.
-func (t *table) narrowWord(i uint64) uint64 {
-	if t.nibble {
-		p := i * uint64(t.bbits)
-		return load64At(t.data, p>>3) >> (p & 7)
-	}
-	return load64At(t.data, i*t.bbytes)
-}
-
-// word is narrowWord for bytes that are not in a table (probeFixed). It
-// is a copy: narrowWord calling it cost 2 instructions more a probe.
-func (s *shape) word(data []byte, i uint64) uint64 {
-	if s.nibble {
-		p := i * uint64(s.bbits)
-		return load64At(data, p>>3) >> (p & 7)
-	}
-	return load64At(data, i*s.bbytes)
-}
-
-// freeMarks marks the empty slots of a packed bucket with f <= 16, given as
-// narrowWord: the top bit of the lowest empty slot's lane, exactly (the
-// (x - ones) &^ x test of anyZero), and perhaps of empty or full lanes
-// above it. Zero means the bucket is full.
-func (t *table) freeMarks(b uint64) uint64 { return (b - t.lanes.onesLo) &^ b & t.lanes.topsLo }
-
 // putFirst stores fp in the lowest slot marked in z of bucket i, a packed
 // bucket with f <= 16: a one-byte or two-byte store where slots are whole
 // bytes, a read-modify-write of the word that holds the slot otherwise.

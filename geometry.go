@@ -1,5 +1,9 @@
 package cuckoo
 
+// Where a key lives: its fingerprint and buckets (locate, alt), and, for a
+// growable table, its layer bits and stage (place, other, restage), with
+// the doubling that moves a table to its next stage.
+//
 // Growth (Config.MaxCapacity above Capacity): a filter that doubles in place
 // without its keys, keeps every key, keeps its false-positive rate, and
 // answers every lookup from two buckets.
@@ -43,6 +47,41 @@ package cuckoo
 // low 32 bits of that product are uniform over the key's fingerprint's
 // share of the hashes; their top g bits are L. That needs f+g <= 32, which
 // is also the widest slot.
+
+// locate derives the fingerprint and the first bucket from a hash. They come
+// from disjoint halves of it: the bucket from the high 32 bits, the
+// fingerprint from the low 32, each mapped onto its range by a multiply and a
+// shift, so no bucket count needs to be a power of two and fingerprint 0 is
+// never produced.
+//
+// For a growable table i1 is the base bucket, in [0, m0).
+func (t *table) locate(h uint64) (fp uint32, i1 uint64) { return locateOn(h, t.fpRange, t.m0) }
+
+// locateOn is locate for fpRange fingerprints and m base buckets.
+func locateOn(h, fpRange, m uint64) (fp uint32, i1 uint64) {
+	return uint32(uint64(uint32(h))*fpRange>>32) + 1, (h >> 32) * m >> 32
+}
+
+// alt is the other bucket of a fingerprint stored in bucket i:
+//
+//	alt(i, fp) = (m - i - r(fp)) mod m,  r(fp) odd, 1 <= r(fp) < m
+//
+// It is an involution, alt(alt(i, fp), fp) = (m - (m - i - r) - r) = i mod m,
+// so it needs only the bucket and the fingerprint. Because m is even and r odd,
+// i - alt(i, fp) = 2i + r - m is odd, so alt(i, fp) != i: every key has two
+// distinct buckets.
+//
+// For a growable table it is the other base bucket, in [0, m0).
+func (t *table) alt(i uint64, fp uint32) uint64 { return altOn(i, fp, t.m0) }
+
+// altOn is alt for m buckets.
+func altOn(i uint64, fp uint32, m uint64) uint64 {
+	r := uint64(fp*0x9e3779b1)*m>>32 | 1
+	j := m - i - r
+	// Wrap when i + r > m, with a mask: a branch here would be taken half
+	// the time at random, and the compiler does not always make it a CMOV.
+	return j + m&uint64(int64(j)>>63)
+}
 
 // place returns a key's two buckets and the value each would hold for it,
 // from its hash: for a fixed table, the fingerprint in buckets i1 and

@@ -1,0 +1,86 @@
+package cuckoo
+
+import "math/bits"
+
+// SWAR lane arithmetic: four f-bit lanes of a bucket tested at once in a
+// 64-bit word or a 128-bit pair, with no loop over slots and no branch on
+// their contents. Every probe and codec of both layouts uses it.
+
+// lanes holds the constants that test four f-bit lanes at once, as 128-bit
+// values (lo, hi): ones has the lowest bit of each lane set, tops the highest
+// bit, rest every lane bit but the highest.
+type lanes struct {
+	onesLo, onesHi uint64
+	topsLo, topsHi uint64
+	restLo, restHi uint64
+}
+
+func newLanes(f uint) lanes {
+	var l lanes
+	if f == 0 { // the low parts of semi-sorted 4-bit fingerprints: no lanes
+		return l
+	}
+	for k := uint(0); k < slotsPerBucket; k++ {
+		setBit128(&l.onesLo, &l.onesHi, k*f)
+		setBit128(&l.topsLo, &l.topsHi, k*f+f-1)
+	}
+	width := slotsPerBucket * f
+	maskLo, maskHi := ^uint64(0), uint64(0)
+	if width < 64 {
+		maskLo = 1<<width - 1
+	} else {
+		maskHi = 1<<(width-64) - 1 // width 128 shifts by 64: all ones
+		if width == 128 {
+			maskHi = ^uint64(0)
+		}
+	}
+	l.restLo, l.restHi = maskLo&^l.topsLo, maskHi&^l.topsHi
+	return l
+}
+
+func setBit128(lo, hi *uint64, bit uint) {
+	if bit < 64 {
+		*lo |= 1 << bit
+	} else {
+		*hi |= 1 << (bit - 64)
+	}
+}
+
+// broadcast repeats fp in the four lanes.
+func (l *lanes) broadcast(fp uint32) (lo, hi uint64) {
+	hi, lo = bits.Mul64(uint64(fp), l.onesLo)
+	return lo, hi + uint64(fp)*l.onesHi
+}
+
+// zero64 sets the top bit of every lane of x that is zero. Adding rest to
+// the lane's low bits carries into the top bit exactly when they are not all
+// zero, and never out of the lane, so unlike the usual x-ones trick no lane
+// disturbs its neighbour.
+func (l *lanes) zero64(x uint64) uint64 {
+	return ^((x&l.restLo + l.restLo) | x) & l.topsLo
+}
+
+// zero128 is zero64 on a 128-bit value whose lanes may straddle the two words:
+// the carry out of the low word belongs to the straddling lane.
+func (l *lanes) zero128(lo, hi uint64) (uint64, uint64) {
+	slo, c := bits.Add64(lo&l.restLo, l.restLo, 0)
+	shi := hi&l.restHi + l.restHi + c
+	return ^(slo | lo) & l.topsLo, ^(shi | hi) & l.topsHi
+}
+
+// anyZero reports whether any of the four lanes of x1 or of x2 is zero, for
+// f <= 16. It is the classic test: subtracting 1 from every lane borrows
+// through a lane only if it is zero, so (x - ones) &^ x has a lane's top bit
+// set for the lowest zero lane and for no lane when none is zero. Lanes above
+// a zero lane may be marked too, which a yes-or-no answer does not mind;
+// zero64 marks exactly the zero lanes, for the code that needs to know which.
+// Bits above the four lanes are ignored.
+func (l *lanes) anyZero(x1, x2 uint64) bool {
+	return ((x1-l.onesLo)&^x1|(x2-l.onesLo)&^x2)&l.topsLo != 0
+}
+
+// freeMarks marks the empty slots of a packed bucket with f <= 16, given as
+// narrowWord: the top bit of the lowest empty slot's lane, exactly (the
+// (x - ones) &^ x test of anyZero), and perhaps of empty or full lanes
+// above it. Zero means the bucket is full.
+func (t *table) freeMarks(b uint64) uint64 { return (b - t.lanes.onesLo) &^ b & t.lanes.topsLo }
