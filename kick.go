@@ -33,7 +33,9 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	return c.kickWalk(path, i1, v1, i2, v2)
 }
 
-// kickWalk is kick for any table, with path to record the steps in.
+// kickWalk is kick for any table, with path to record the steps in. Each
+// step decodes its bucket once: the look-ahead's other buckets and values
+// are where the victim then goes.
 func (c *core) kickWalk(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	t := &c.t
 	b, r := c.walkStart(i1, i2)
@@ -45,10 +47,16 @@ func (c *core) kickWalk(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32)
 		if k%32 == 0 && k > 0 {
 			r = c.rand()
 		}
-		victim, at := t.swap(b, c.victim(b, uint(r&3)), cur)
+		s := t.bucketSlots(b)
+		var o [slotsPerBucket]uint64
+		var ov [slotsPerBucket]uint32
+		for j, v := range s {
+			o[j], ov[j] = t.other(b, v)
+		}
+		at := firstFree(t.freeOf(o), uint(r&3))
 		r >>= 2
-		setStep(path, k, at)
-		b, cur = t.other(b, victim)
+		setStep(path, k, t.replace(b, s, at, cur))
+		b, cur = o[at], ov[at]
 		if t.add(b, cur) {
 			return true
 		}
@@ -153,36 +161,23 @@ func (c *core) unkick(path []byte, b uint64, cur uint32) {
 	}
 }
 
-// victim picks the slot of bucket b to displace: the first, from slot
-// start on, whose fingerprint has a free slot in its other bucket, so that
-// the walk ends at the next step; failing that, slot start.
-//
-// The four other buckets are read before any is tested, so their cache
-// misses overlap; the choice is the same as testing them one at a time.
-func (c *core) victim(b uint64, start uint) uint {
-	t := &c.t
-	s := t.bucketSlots(b)
-	var free [slotsPerBucket]bool
+// freeOf reports which of the buckets o have an empty slot. They are all
+// read before any is tested, so that their cache misses overlap.
+func (t *table) freeOf(o [slotsPerBucket]uint64) (free [slotsPerBucket]bool) {
 	if t.f <= 16 { // one load a bucket
 		var w [slotsPerBucket]uint64
 		for k := range w {
-			o, _ := t.other(b, s[k])
-			w[k] = t.narrowWord(o)
+			w[k] = t.narrowWord(o[k])
 		}
 		for k := range w {
-			if t.layout == SemiSorted {
-				free[k] = t.semiFree(w[k])
-			} else {
-				free[k] = t.freeMarks(w[k]) != 0
-			}
+			free[k] = t.freeIn(w[k])
 		}
-	} else {
-		for k := range free {
-			o, _ := t.other(b, s[k])
-			free[k] = t.hasFree(o)
-		}
+		return free
 	}
-	return firstFree(free, start)
+	for k := range free {
+		free[k] = t.hasFree(o[k])
+	}
+	return free
 }
 
 // firstFree is the first k, from start on and wrapping, with free[k]; start

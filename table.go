@@ -254,6 +254,19 @@ func (t *table) swap(i uint64, k uint, fp uint32) (uint32, uint) {
 	return t.packedSwap(i, k, fp)
 }
 
+// replace writes fp into slot k of bucket i, whose fingerprints are s
+// (bucketSlots), and returns the slot fp ends in: swap, with the bucket
+// already decoded.
+func (t *table) replace(i uint64, s [4]uint32, k uint, fp uint32) uint {
+	if t.layout == SemiSorted {
+		s[k] = fp
+		t.semiWrite(i, s)
+		return semiRank(s, fp)
+	}
+	t.setSlot(i, k, fp)
+	return k
+}
+
 // bucketSlots returns the four fingerprints of bucket i (0 for an empty
 // slot), in slot order: the order swap's k refers to.
 func (t *table) bucketSlots(i uint64) [4]uint32 {
