@@ -155,6 +155,10 @@ func (t *table) double() table {
 // doubleInto is double into n, an empty table of the next stage.
 func (t *table) doubleInto(n *table) {
 	top := t.f - 1
+	if t.layout == Packed && t.f <= 16 {
+		t.doubleNarrow(n)
+		return
+	}
 	for b := range t.m {
 		s := t.bucketSlots(b)
 		if t.layout == SemiSorted {
@@ -171,6 +175,31 @@ func (t *table) doubleInto(n *table) {
 				c := v >> top
 				n.setSlot(2*b+uint64(c), next[c], v&(1<<top-1))
 				next[c]++
+			}
+		}
+	}
+}
+
+// doubleNarrow is doubleInto for a packed table with f <= 16: each child
+// bucket is assembled in a word and or'ed into the empty new table, whose
+// buckets of at most 60 bits start 0 or 4 bits into a byte, so that one
+// 64-bit load and store hold one.
+func (t *table) doubleNarrow(n *table) {
+	top, nf, nb := t.f-1, n.f&15, uint64(n.bbits)
+	for b := range t.m {
+		var x [2]uint64
+		var next [2]uint
+		for _, v := range t.narrowSlots(t.narrowWord(b)) {
+			if v != 0 {
+				c := v >> top
+				x[c] |= uint64(v&(1<<top-1)) << (next[c] * nf)
+				next[c]++
+			}
+		}
+		for c, w := range x {
+			if w != 0 {
+				p := (2*b + uint64(c)) * nb
+				store64(n.data, p>>3, load64(n.data, p>>3)|w<<(p&7))
 			}
 		}
 	}
