@@ -559,7 +559,9 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 
 // insertLocked is Filter's insert (filter.go) on the current table: the
 // common case first, a fixed table with f <= 16 and a free slot in one of
-// the key's buckets, then insertSlow.
+// the key's buckets, then insertSlow. The common case is addNarrow written
+// out for both buckets: calling it measured 15-25 instructions more an
+// insert (bench/icount).
 func (c *concurrent) insertLocked(h uint64) error {
 	s := c.cur.Load()
 	t := &s.t
@@ -584,14 +586,15 @@ func (c *concurrent) insertLocked(h uint64) error {
 		}
 	} else {
 		i, b := i1, b1
-		if !t.semiFree(b1) {
+		if !t.semiFree(b) {
 			i, b = i2, b2
+			if !t.semiFree(b) {
+				return c.displace(s, i1, fp, i2, fp) // both buckets full
+			}
 		}
-		if t.semiFree(b) {
-			s.putBucket(i, t.semiWith(b, fp))
-			c.count++
-			return nil
-		}
+		s.putBucket(i, t.semiWith(b, fp))
+		c.count++
+		return nil
 	}
 	return c.displace(s, i1, fp, i2, fp) // both buckets full
 }

@@ -68,7 +68,7 @@ func containsEncoded(data []byte, k keyKind, h uint64, p unsafe.Pointer) (bool, 
 	tr := binary.LittleEndian.Uint64(data[n-compactTrailer:])
 	w := uint32(tr >> 32) // family, layout, bits, flags
 	c := compactChecks[k]
-	s := compactShapes[w>>15&0x7e|w>>8&1]
+	s := shapes[w>>8&1][w>>16&63]
 	if (w^uint32(c))&uint32(c>>32) != 0 || w&3 == 0 || s == nil {
 		return containsOther(data, k, p)
 	}
@@ -96,15 +96,6 @@ var compactChecks = func() (c [256]uint64) {
 		}
 	}
 	return c
-}()
-
-// compactShapes is shapes by a compact trailer's layout and width, at
-// index width<<1 | layout.
-var compactShapes = func() (s [128]*shape) {
-	for f := range 64 {
-		s[f<<1], s[f<<1|1] = shapes[Packed][f], shapes[SemiSorted][f]
-	}
-	return s
 }()
 
 // containsOther is containsEncoded for what its fast path does not take:

@@ -132,11 +132,10 @@ func (t *table) other(b uint64, v uint32) (uint64, uint32) {
 	return t.staged(t.alt(b>>k, fp), l^fp*layerMul>>(t.lshift&31), fp)
 }
 
-// layerHash is H(fp): g bits that set a key's second layer apart from its
-// first. Its multiplier differs from alt's, so that the layer offset and the
-// base bucket offset of a fingerprint are unrelated.
-func layerHash(fp uint32, g uint) uint32 { return fp * layerMul >> (32 - g) }
-
+// layerMul makes H(fp), the top g bits of fp*layerMul, which set a key's
+// second layer apart from its first (layers, other). It differs from alt's
+// multiplier, so that the layer offset and the base bucket offset of a
+// fingerprint are unrelated.
 const layerMul = 0x85ebca6b
 
 // double returns the table of the next stage, holding every value of t:
