@@ -30,21 +30,17 @@ import (
 // the error. It allocates nothing but that error: a call that can read
 // data allocates nothing at all.
 func ContainsEncoded[T Hashable](data []byte, key T) (bool, error) {
-	k := kindOf[T]()
-	p := unsafe.Pointer(&key)
-	return containsEncoded(data, k, defaultHasher.key(k, p), p)
+	return containsEncoded(data, kindOf[T](), unsafe.Pointer(&key))
 }
 
 // ContainsHashEncoded is ContainsEncoded for a key hashed with Hash by a
 // filter or view of the encoded filter's seed, which answers for keys of
 // any family.
 func ContainsHashEncoded(data []byte, h uint64) (bool, error) {
-	return containsEncoded(data, kindHash, h, unsafe.Pointer(&h))
+	return containsEncoded(data, kindHash, unsafe.Pointer(&h))
 }
 
-// defaultHasher hashes the keys of ContainsEncoded before it reads the
-// encoding: most encodings have the default seed, and a hash computed first
-// leaves the fast path with no call but the probe's.
+// defaultHasher hashes the keys of ContainsEncoded and Hash.
 var defaultHasher = newHasher(DefaultSeed)
 
 // Hash is the Hash method of every unkeyed filter with DefaultSeed: the
@@ -55,12 +51,13 @@ func Hash[T Hashable](key T) uint64 {
 	return defaultHasher.key(kindOf[T](), unsafe.Pointer(&key))
 }
 
-// containsEncoded is ContainsEncoded for the key of kind k at p, whose hash
-// with DefaultSeed is h (for kindHash, the hash itself, which matches every
-// family). The common case, a compact encoding with the default seed, is
-// tested here from one load of the trailer; every other case, and every
-// error, goes to containsOther.
-func containsEncoded(data []byte, k keyKind, h uint64, p unsafe.Pointer) (bool, error) {
+// containsEncoded is ContainsEncoded for the key of kind k at p (for
+// kindHash, the hash itself, which matches every family). The common case,
+// a compact encoding with the default seed, is tested here from one load of
+// the trailer, and its key hashed and probed with no call but the hash's
+// and the probe's; every other case, and every error, goes to
+// containsOther.
+func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	n := uint64(len(data))
 	if n < 1+compactTrailer || data[0] != formatVersion3 {
 		return containsOther(data, k, p)
@@ -76,7 +73,25 @@ func containsEncoded(data []byte, k keyKind, h uint64, p unsafe.Pointer) (bool, 
 	if !ok || uint64(uint32(tr)) > m*slotsPerBucket {
 		return containsOther(data, k, p)
 	}
-	return s.probeFixed(data[1:], m, h), nil
+	var h uint64
+	switch k { // the engines' keys without a second switch
+	case kindBytes:
+		h = defaultHasher.bytes(*(*[]byte)(p))
+	case kindHash:
+		h = *(*uint64)(p)
+	default:
+		h = defaultHasher.key(k, p)
+	}
+	fp, i1 := locateOn(h, s.slotMax, m)
+	i2 := altOn(i1, fp, m)
+	data = data[1:]
+	switch s.class {
+	case classNarrow:
+		return s.hasNarrow(data, i1, i2, fp), nil
+	case classSemi:
+		return s.hasSemi(data, i1, i2, fp), nil
+	}
+	return s.probeFixed(data, m, h), nil
 }
 
 // compactChecks holds, for each key kind, the test of a compact trailer's

@@ -59,14 +59,23 @@ const (
 const kindHash keyKind = 0xff
 
 // kindOf reports how keys of type T are read. The result for a type is fixed,
-// so it is computed once per filter.
+// so it is computed once per filter. Byte slices, the keys of storage
+// engines, cost one comparison, so that ContainsEncoded, which computes the
+// kind on every call, inlines into its instantiation.
 func kindOf[T Hashable]() keyKind {
-	// The most common types without reflection, which costs a dozen
-	// instructions more on paths that compute the kind on every call
-	// (ContainsEncoded).
-	switch any((*T)(nil)).(type) {
-	case *[]byte:
+	if _, ok := any((*T)(nil)).(*[]byte); ok {
 		return kindBytes
+	}
+	return otherKindOf[T]()
+}
+
+// otherKindOf is kindOf for the other types: the common ones without
+// reflection, which costs a dozen instructions more. Not inlined, so that
+// kindOf is cheap enough to inline.
+//
+//go:noinline
+func otherKindOf[T Hashable]() keyKind {
+	switch any((*T)(nil)).(type) {
 	case *string:
 		return kindString
 	case *uint64:
