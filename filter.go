@@ -278,9 +278,11 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 			c.count++
 			return nil
 		}
-		if t.g == 0 {
-			return c.insertFull(i1, v1, i2, v2)
+		err := c.insertFull(i1, v1, i2, v2)
+		if err == ErrFull && t.canGrow() {
+			return c.insertDoubling(h)
 		}
+		return err
 	}
 	if t.class == classSemi {
 		fp, i1 := t.locate(h)
@@ -350,7 +352,7 @@ func (c *core) insertAt(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
 func (c *core) insertFull(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
 	// If they hold nothing but the key's fingerprint, no displacement can
 	// help: it can only ever live in these two buckets.
-	if (!c.t.class.oneWord() || c.t.slot0Is(i1, v1)) && c.t.countMatches(i1, v1, i2, v2) == 2*slotsPerBucket {
+	if (!c.t.class.wordBuckets() || c.t.slot0Is(i1, v1)) && c.t.countMatches(i1, v1, i2, v2) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates
 	}
 	if !c.kick(i1, v1, i2, v2) {

@@ -115,7 +115,9 @@ func (t *table) layers(h uint64, fp uint32) (l1, l2 uint32) {
 }
 
 // staged returns the bucket at this stage of base bucket i in layer l, and
-// the value a slot there holds for fingerprint fp.
+// the value a slot there holds for fingerprint fp: stageGeometry.at, read
+// from the table's fields (through a stageGeometry, the lookup of a
+// growable table took 57 instructions more).
 func (t *table) staged(i uint64, l, fp uint32) (uint64, uint32) {
 	return i<<(t.k&63) | uint64(l>>(t.rbits&31)), fp | (l&t.rmask)<<(t.fbits&31)
 }
@@ -126,10 +128,51 @@ func (t *table) other(b uint64, v uint32) (uint64, uint32) {
 	if t.g == 0 {
 		return t.alt(b, v), v
 	}
-	fp := v & uint32(t.fpMask)
-	k := t.k & 63
-	l := uint32(b&(1<<k-1))<<(t.rbits&31) | v>>(t.fbits&31) // the full layer
-	return t.staged(t.alt(b>>k, fp), l^fp*layerMul>>(t.lshift&31), fp)
+	s := t.stage()
+	return s.other(b, v)
+}
+
+// stageGeometry is what other needs of a growable table, in a value that a
+// loop storing to the table keeps in registers (the compiler reloads a
+// table's fields after each store).
+type stageGeometry struct {
+	m0                      uint64
+	k, rbits, fbits, lshift uint
+	fpMask, rmask           uint32
+}
+
+func (t *table) stage() stageGeometry {
+	return stageGeometry{t.m0, t.k, t.rbits, t.fbits, t.lshift, uint32(t.fpMask), t.rmask}
+}
+
+// other is table.other for a growable table: the other base bucket, at the
+// same stage, in the key's other layer.
+func (s *stageGeometry) other(b uint64, v uint32) (uint64, uint32) {
+	base, low := s.split(b)
+	fp, l := s.otherLayer(low, v)
+	return s.at(altOn(base, fp, s.m0), l, fp)
+}
+
+// split returns the base bucket of bucket b, and the layer bits b's index
+// holds, in place in a full layer: the part of other that depends on the
+// bucket alone, which the steps of a displacement walk compute once for
+// four values. split, otherLayer and at inline.
+func (s *stageGeometry) split(b uint64) (base uint64, low uint32) {
+	k := s.k & 31 // k <= g < 32: the masks tell the compiler so
+	return b >> k, uint32(b&(1<<k-1)) << (s.rbits & 31)
+}
+
+// otherLayer returns the fingerprint of value v, of a bucket that split gave
+// low, and the key's other layer.
+func (s *stageGeometry) otherLayer(low, v uint32) (fp, l uint32) {
+	fp = v & s.fpMask
+	l = low | v>>(s.fbits&31) // the full layer
+	return fp, l ^ fp*layerMul>>(s.lshift&31)
+}
+
+// at is table.staged.
+func (s *stageGeometry) at(i uint64, l, fp uint32) (uint64, uint32) {
+	return i<<(s.k&31) | uint64(l>>(s.rbits&31)), fp | (l&s.rmask)<<(s.fbits&31)
 }
 
 // layerMul makes H(fp), the top g bits of fp*layerMul, which set a key's

@@ -10,15 +10,31 @@ import (
 // the walk for any table: from the same table and PRNG state, every
 // displacement must give the same result, the same bytes and the same PRNG
 // state, for every width and layout they serve, for walks that succeed and
-// walks that fail and are undone (MaxKicks 3).
+// walks that fail and are undone (MaxKicks 3). kickNarrow also serves
+// growable packed tables: they are checked at their second stage, where a
+// value moves between layers.
 func TestKickSameWalk(t *testing.T) {
-	forEachLayout(t, func(t *testing.T, layout Layout) { testKickSameWalk(t, layout) })
+	forEachLayout(t, func(t *testing.T, layout Layout) { testKickSameWalk(t, layout, false) })
+	t.Run("Packed/growable", func(t *testing.T) { testKickSameWalk(t, Packed, true) })
 }
 
-func testKickSameWalk(t *testing.T, layout Layout) {
+func testKickSameWalk(t *testing.T, layout Layout, growable bool) {
 	for fb := 4; fb <= 16; fb++ {
 		for _, kicks := range []int{3, 500} {
-			f := mustNew[uint64](t, Config{Capacity: 4000, FingerprintBits: fb, Layout: layout, MaxKicks: kicks, Seed: uint64(fb)})
+			cfg := Config{Capacity: 4000, FingerprintBits: fb, Layout: layout, MaxKicks: kicks, Seed: uint64(fb)}
+			if growable {
+				if fb > 14 {
+					continue
+				}
+				cfg.MaxCapacity = 4 * cfg.Capacity // two layer bits: slots of fb+1 bits at stage 1
+			}
+			f := mustNew[uint64](t, cfg)
+			if growable {
+				f.c.grow()
+				if f.c.t.class != classGrownNarrow || f.c.t.k != 1 {
+					t.Fatalf("f=%d: growable table of class %d at stage %d", fb, f.c.t.class, f.c.t.k)
+				}
+			}
 			g := f.Clone()
 			rng := rand.New(rand.NewPCG(uint64(fb), uint64(kicks)))
 			var path, gpath [kickStackSteps / 4]byte
@@ -35,9 +51,12 @@ func testKickSameWalk(t *testing.T, layout Layout) {
 				before := bytes.Clone(f.c.t.data)
 				walks++
 				var ok bool // the specialised walk, called directly
-				if layout == Packed {
+				switch {
+				case growable:
+					ok = f.c.kickGrownNarrow(path[:], b1, v1, b2, v2)
+				case layout == Packed:
 					ok = f.c.kickNarrow(path[:], b1, b2, v1)
-				} else {
+				default:
 					ok = f.c.kickSemi(path[:], b1, b2, v1)
 				}
 				gok := g.c.kickWalk(gpath[:], b1, v1, b2, v2)

@@ -24,11 +24,16 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	if c.maxKicks > kickStackSteps {
 		path = c.kickBuf
 	}
-	if c.t.f <= 16 && c.t.g == 0 {
-		if c.t.layout == Packed {
+	if c.t.f <= 16 {
+		switch {
+		case c.t.g != 0 && c.t.layout == Packed:
+			return c.kickGrownNarrow(path, i1, v1, i2, v2)
+		case c.t.g != 0:
+		case c.t.layout == Packed:
 			return c.kickNarrow(path, i1, i2, v1)
+		default:
+			return c.kickSemi(path, i1, i2, v1)
 		}
-		return c.kickSemi(path, i1, i2, v1)
 	}
 	return c.kickWalk(path, i1, v1, i2, v2)
 }
@@ -38,15 +43,9 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 // are where the victim then goes.
 func (c *core) kickWalk(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	t := &c.t
-	b, r := c.walkStart(i1, i2)
-	cur := v1
-	if b != i1 {
-		cur = v2
-	}
+	b, cur, r := c.walkStart(i1, v1, i2, v2)
 	for k := 0; k < c.maxKicks; k++ {
-		if k%32 == 0 && k > 0 {
-			r = c.rand()
-		}
+		r = c.stepBits(k, r)
 		s := t.bucketSlots(b)
 		var o [slotsPerBucket]uint64
 		var ov [slotsPerBucket]uint32
@@ -83,12 +82,9 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 		return load64At(data, p>>3) >> (p & 7)
 	}
 	free := func(w uint64) uint64 { return (w - ones) &^ w & tops } // freeMarks
-	b, r := c.walkStart(i1, i2)
-	cur := fp
+	b, cur, r := c.walkStart(i1, fp, i2, fp)
 	for k := 0; k < c.maxKicks; k++ {
-		if k%32 == 0 && k > 0 {
-			r = c.rand()
-		}
+		r = c.stepBits(k, r)
 		w := word(b)
 		o := [slotsPerBucket]uint64{
 			altOn(b, uint32(w&mask), m), altOn(b, uint32(w>>f&mask), m),
@@ -111,18 +107,51 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 	return false
 }
 
+// kickGrownNarrow is kickNarrow for a growable packed table with slots of
+// at most 16 bits (classGrownNarrow), whose values move to their other
+// places as other gives them, layer bits and all: the same steps as
+// kickWalk, each reading its bucket once and reusing the look-ahead's
+// reads.
+func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
+	t := &c.t
+	g, f, mask := t.stage(), t.f&31, uint32(t.slotMax)
+	b, cur, r := c.walkStart(i1, v1, i2, v2)
+	for k := 0; k < c.maxKicks; k++ {
+		r = c.stepBits(k, r)
+		w := t.narrowWord(b)
+		base, low := g.split(b)
+		var o [slotsPerBucket]uint64
+		var ov [slotsPerBucket]uint32
+		var z [slotsPerBucket]uint64
+		var free [slotsPerBucket]bool
+		for j := range o { // otherOf, inlined
+			fp, l := g.otherLayer(low, uint32(w>>(uint(j)*f))&mask)
+			o[j], ov[j] = g.at(altOn(base, fp, g.m0), l, fp)
+			z[j] = t.freeMarks(t.narrowWord(o[j]))
+			free[j] = z[j] != 0
+		}
+		at := firstFree(free, uint(r&3))
+		r >>= 2
+		t.setSlotAt(b*uint64(t.bbits)+uint64(at*f), cur)
+		setStep(path, k, at)
+		if b, cur = o[at], ov[at]; z[at] != 0 {
+			t.putFirst(b, z[at], cur)
+			return true
+		}
+	}
+	c.unkick(path, b, cur)
+	return false
+}
+
 // kickSemi is kickNarrow for a fixed semi-sorted table with f <= 16: the
 // same steps as kick, each decoding its bucket once and reusing the
 // look-ahead's reads. A slot number is a rank in the bucket's sorted order.
 func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
 	t := &c.t
 	m := t.m0
-	b, r := c.walkStart(i1, i2)
-	cur := fp
+	b, cur, r := c.walkStart(i1, fp, i2, fp)
 	for k := 0; k < c.maxKicks; k++ {
-		if k%32 == 0 && k > 0 {
-			r = c.rand()
-		}
+		r = c.stepBits(k, r)
 		s := t.semiNarrowSlots(t.narrowWord(b))
 		o := [slotsPerBucket]uint64{altOn(b, s[0], m), altOn(b, s[1], m), altOn(b, s[2], m), altOn(b, s[3], m)}
 		ow := [slotsPerBucket]uint64{t.narrowWord(o[0]), t.narrowWord(o[1]), t.narrowWord(o[2]), t.narrowWord(o[3])}
@@ -142,14 +171,24 @@ func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
 	return false
 }
 
-// walkStart draws a walk's first random bits (2 a step, a new draw every
-// 32 steps) and picks its first bucket, i1 or i2, with the top one.
-func (c *core) walkStart(i1, i2 uint64) (b, r uint64) {
+// walkStart draws a walk's first random bits and picks its first bucket,
+// i1 or i2, with the top one; it returns the bucket, the value the key has
+// there (v1 or v2) and the bits.
+func (c *core) walkStart(i1 uint64, v1 uint32, i2 uint64, v2 uint32) (b uint64, v uint32, r uint64) {
 	r = c.rand()
 	if r>>63 != 0 {
-		return i2, r
+		return i2, v2, r
 	}
-	return i1, r
+	return i1, v1, r
+}
+
+// stepBits returns the random bits for step k of a walk, given those left
+// from the step before, r: 2 a step, a new draw every 32 steps.
+func (c *core) stepBits(k int, r uint64) uint64 {
+	if k%32 == 0 && k > 0 {
+		return c.rand()
+	}
+	return r
 }
 
 // unkick undoes a failed walk of c.maxKicks steps that ended holding cur,

@@ -34,14 +34,14 @@ import "unsafe"
 // lookup's switch on it always goes the same way for one filter.
 type probeClass uint8
 
-// Their order is relied on by packedNarrow and oneWord only.
+// Their order is relied on by packedNarrow, oneWord and wordBuckets only.
 const (
 	class8           probeClass = iota // packed, f = 8: buckets of 4 bytes
 	class16                            // packed, f = 16: buckets of 8 bytes
 	classNarrow                        // packed, other f < 16: one load holds a bucket
 	classSemi                          // semi-sorted, 5 <= f <= 16: one load holds a bucket
-	classGeneric                       // f > 16 (buckets of up to 128 bits), and semi-sorted f = 4
 	classGrownNarrow                   // a growable table (geometry.go), packed, slots of <= 16 bits
+	classGeneric                       // f > 16 (buckets of up to 128 bits), and semi-sorted f = 4
 	classGrown                         // a growable table, any other
 )
 
@@ -52,6 +52,10 @@ func (c probeClass) packedNarrow() bool { return c <= classNarrow }
 // oneWord reports whether the class is that of a fixed table whose buckets
 // one 64-bit load holds: packedNarrow, or classSemi.
 func (c probeClass) oneWord() bool { return c <= classSemi }
+
+// wordBuckets reports whether one load of narrowWord holds a bucket of the
+// class: oneWord, or a growable packed table of slots of <= 16 bits.
+func (c probeClass) wordBuckets() bool { return c <= classGrownNarrow }
 
 func classify(layout Layout, f uint) probeClass {
 	switch {

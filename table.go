@@ -315,7 +315,7 @@ func (t *table) countMatches(i1 uint64, v1 uint32, i2 uint64, v2 uint32) int {
 }
 
 // slot0Is reports whether slot 0 of bucket i could hold v, for a fixed
-// table whose buckets are one word (class.oneWord, lookup.go): slot 0
+// table whose buckets are one word (class.wordBuckets, lookup.go): slot 0
 // of the packed layout, or the low part of slot 0 of the semi-sorted one,
 // whose smallest fingerprint it is. A bucket that holds nothing but v has
 // it there, so a false answer lets an insert into two full buckets skip
