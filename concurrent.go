@@ -495,7 +495,15 @@ func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 	if c.kind == kindInvalid {
 		return errZeroConcurrent
 	}
-	h := c.h.key(k, p)
+	var h uint64
+	switch k { // as in lookup
+	case kindInt:
+		h = c.h.u64(*(*uint64)(p))
+	case kindHash:
+		h = *(*uint64)(p)
+	default:
+		h = c.h.key(k, p)
+	}
 	c.mu.Lock()
 	// No defer, which adds 23 instructions (5%) to an insert (bench/icount):
 	// below, only a broken invariant of the table panics (apply).
