@@ -156,7 +156,7 @@ func walkPrefetchSize(l3 int) int {
 
 // walkAhead reports whether insertHashes prefetches walks: with the
 // assembly's prefetch, for a large fixed table whose buckets are one word
-// (class8 to classSemi: packed f <= 16, semi-sorted 5 <= f <= 16).
+// (probeClass.oneWord: packed f <= 16, semi-sorted 5 <= f <= 16).
 func (c *core) walkAhead() bool {
 	t := &c.t
 	return t.batchAsm() && t.class.oneWord() && len(t.data) >= walkPrefetchMin
@@ -176,18 +176,10 @@ func prefetchWalks(t *table, hs []uint64) {
 		fp, i1 := t.locate(h)
 		i2 := t.alt(i1, fp)
 		w1, w2 := t.narrowWord(i1), t.narrowWord(i2)
-		var s1, s2 [slotsPerBucket]uint32
-		if t.layout == SemiSorted {
-			if t.semiFree(w1) || t.semiFree(w2) {
-				continue
-			}
-			s1, s2 = t.semiNarrowSlots(w1), t.semiNarrowSlots(w2)
-		} else {
-			if t.freeMarks(w1)|t.freeMarks(w2) != 0 {
-				continue
-			}
-			s1, s2 = t.narrowSlots(w1), t.narrowSlots(w2)
+		if t.freeIn(w1) || t.freeIn(w2) {
+			continue
 		}
+		s1, s2 := t.slotsOfNarrow(w1), t.slotsOfNarrow(w2)
 		for k := range slotsPerBucket {
 			offs[n+k] = t.alt(i1, s1[k]) * bb >> 3
 			offs[n+slotsPerBucket+k] = t.alt(i2, s2[k]) * bb >> 3

@@ -296,7 +296,7 @@ func (s *ctable) put(b uint64, slots [4]uint32, k int, v uint32) {
 	p, n, lo := b*uint64(t.bbits), t.bbits, uint64(v)
 	var hi uint64
 	empty := slots[k] == 0
-	if t.layout == SemiSorted {
+	if t.layout != Packed { // the whole bucket, re-sorted
 		slots[k] = v
 		lo, hi = t.packSlots(slots)
 	} else {
@@ -343,11 +343,11 @@ func (s *ctable) add(b uint64, v uint32) bool {
 // values the added one may move, with putBucket.
 func (s *ctable) addNarrow(b, w uint64, v uint32) bool {
 	t := &s.t
-	if t.layout == SemiSorted {
-		if !t.semiFree(w) {
+	if t.layout != Packed {
+		if !t.freeIn(w) {
 			return false
 		}
-		s.putBucket(b, t.semiWith(w, v))
+		s.putBucket(b, t.narrowWith(w, v))
 		return true
 	}
 	z := t.freeMarks(w)

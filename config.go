@@ -28,6 +28,9 @@ func (l Layout) String() string {
 	return "Layout(" + strconv.Itoa(int(l)) + ")"
 }
 
+// valid reports whether l is one of the layouts above.
+func (l Layout) valid() bool { return l <= SemiSorted }
+
 // Config describes a filter. Capacity is required; every other zero field
 // takes its default.
 type Config struct {
@@ -155,7 +158,7 @@ func (c Config) resolve() (params, error) {
 	if c.Capacity <= 0 {
 		return p, invalid("Capacity", "%d must be > 0", c.Capacity)
 	}
-	if c.Layout > SemiSorted {
+	if !c.Layout.valid() {
 		return p, invalid("Layout", "%v is unknown", c.Layout)
 	}
 	if c.MaxKicks < 0 || c.MaxKicks > MaxMaxKicks {

@@ -144,10 +144,11 @@ package cuckoo
 //	filter.go, view.go, concurrent.go   the three query types and their methods
 //	config.go, info.go, errors.go       Config and its resolution, Info, errors
 //	hash.go, siphash.go, keyed.go       key kinds and hashing, the keyed hash
-//	table.go                            the table: shapes, loads and stores, primitives
+//	table.go                            the table: shapes, loads and stores, and the
+//	                                    layout switch of every bucket primitive and
+//	                                    of the codec both tables share
 //	geometry.go                         where a key lives: locate, alt, growth stages, doubling
 //	lanes.go                            SWAR arithmetic on four lanes
-//	bucket.go                           the bucket codec both tables share
 //	table_packed.go, table_semisort.go  the two layouts
 //	lookup.go, lookup_generic.go        the single-key probe and the pure-Go batches
 //	lookup_asm.go, lookup_*.s           the assembly batches and their selection
@@ -159,6 +160,9 @@ package cuckoo
 //	string.go                           printing
 //
 // Adding a key type: a kind in hash.go (kindOf, hasher.key or otherKey,
-// keyWord) and its family in the formats (FORMAT.md). Adding a layout: its
-// codec in bucket.go and a file beside table_packed.go, the layout switches
-// of table.go, the kick walk (kick.go), and a probe class (lookup.go).
+// keyWord) and its family in the formats (FORMAT.md). Adding a layout: a
+// file beside table_packed.go and table_semisort.go with its codec (and,
+// where it pays, its own walk and batch probe, as table_semisort.go has),
+// the layout switches of table.go, and a probe class for the single-key
+// paths (lookup.go, and core.insert and the concurrent filter's lookup and
+// insert, which write the common classes out).

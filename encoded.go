@@ -84,14 +84,10 @@ func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	}
 	fp, i1 := locateOn(h, s.slotMax, m)
 	i2 := altOn(i1, fp, m)
-	data = data[1:]
-	switch s.class {
-	case classNarrow:
-		return s.hasNarrow(data, i1, i2, fp), nil
-	case classSemi:
-		return s.hasSemi(data, i1, i2, fp), nil
+	if s.class.byWords() {
+		return s.hasWords(data[1:], i1, i2, fp), nil
 	}
-	return s.probeFixed(data, m, h), nil
+	return s.probeFixed(data[1:], m, h), nil
 }
 
 // compactChecks holds, for each key kind, the test of a compact trailer's

@@ -204,7 +204,7 @@ func parseHeader(b []byte) (header, error) {
 			allZero(b[offReserved3:offBuckets]) && allZero(b[offReserved4:headerSize2])
 	}
 	switch {
-	case h.layout > SemiSorted:
+	case !h.layout.valid():
 		return h, formatErr(ErrCorrupt, "unknown layout %d", h.layout)
 	case h.f < minFingerprintBits || h.f > maxFingerprintBits:
 		return h, formatErr(ErrCorrupt, "fingerprint bits %d not in %d..%d", h.f, minFingerprintBits, maxFingerprintBits)

@@ -113,7 +113,7 @@ func readCompact(data []byte) (layout Layout, f uint, kind keyKind, m, count, se
 		end -= compactSeedLen
 		seed = binary.LittleEndian.Uint64(data[end:])
 	}
-	if flags != 0 && end == n-compactTrailer || flags > compactFlagSeed || layout > SemiSorted ||
+	if flags != 0 && end == n-compactTrailer || flags > compactFlagSeed || !layout.valid() ||
 		f-minFingerprintBits > maxFingerprintBits-minFingerprintBits || kind-kindInt > kindBytes-kindInt ||
 		seed == 0 || flags == compactFlagSeed && seed == DefaultSeed {
 		return
@@ -144,7 +144,7 @@ func compactFault(data []byte) error {
 		return formatErr(ErrCorrupt, "seed 0 (a filter's seed is never 0)")
 	case flags == compactFlagSeed && binary.LittleEndian.Uint64(data[end-compactSeedLen:]) == DefaultSeed:
 		return formatErr(ErrCorrupt, "DefaultSeed written out (it is written only as a clear flag)")
-	case layout > SemiSorted:
+	case !layout.valid():
 		return formatErr(ErrCorrupt, "unknown layout %d", layout)
 	case f < minFingerprintBits || f > maxFingerprintBits:
 		return formatErr(ErrCorrupt, "fingerprint bits %d not in %d..%d", f, minFingerprintBits, maxFingerprintBits)

@@ -196,21 +196,17 @@ func (t *table) double() table {
 
 // doubleInto is double into n, an empty table of the next stage.
 func (t *table) doubleInto(n *table) {
-	top := t.f - 1
-	if t.layout == Packed && t.f <= 16 {
+	switch {
+	case t.layout != Packed:
+		t.doubleSortedInto(n)
+		return
+	case t.f <= 16:
 		t.doubleNarrow(n)
 		return
 	}
+	top := t.f - 1
 	for b := range t.m {
 		s := t.bucketSlots(b)
-		if t.layout == SemiSorted {
-			for _, v := range s {
-				if v != 0 {
-					n.add(2*b+uint64(v>>top), v&(1<<top-1))
-				}
-			}
-			continue
-		}
 		var next [2]uint // the next free slot of children 2b and 2b+1
 		for _, v := range s {
 			if v != 0 {

@@ -143,34 +143,6 @@ func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 
 	return false
 }
 
-// kickSemi is kickNarrow for a fixed semi-sorted table with f <= 16: the
-// same steps as kick, each decoding its bucket once and reusing the
-// look-ahead's reads. A slot number is a rank in the bucket's sorted order.
-func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
-	t := &c.t
-	m := t.m0
-	b, cur, r := c.walkStart(i1, fp, i2, fp)
-	for k := 0; k < c.maxKicks; k++ {
-		r = c.stepBits(k, r)
-		s := t.semiNarrowSlots(t.narrowWord(b))
-		o := [slotsPerBucket]uint64{altOn(b, s[0], m), altOn(b, s[1], m), altOn(b, s[2], m), altOn(b, s[3], m)}
-		ow := [slotsPerBucket]uint64{t.narrowWord(o[0]), t.narrowWord(o[1]), t.narrowWord(o[2]), t.narrowWord(o[3])}
-		at := firstFree([slotsPerBucket]bool{t.semiFree(ow[0]), t.semiFree(ow[1]), t.semiFree(ow[2]), t.semiFree(ow[3])}, uint(r&3))
-		r >>= 2
-		victim := s[at]
-		s[at] = cur
-		t.semiWrite(b, s)
-		setStep(path, k, semiRank(s, cur)) // cur's slot once sorted, as semiSwap gives it
-		b, cur = o[at], victim
-		if t.semiFree(ow[at]) {
-			t.semiStoreNarrow(b, t.semiWith(ow[at], cur))
-			return true
-		}
-	}
-	c.unkick(path, b, cur)
-	return false
-}
-
 // walkStart draws a walk's first random bits and picks its first bucket,
 // i1 or i2, with the top one; it returns the bucket, the value the key has
 // there (v1 or v2) and the bits.

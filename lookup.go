@@ -34,7 +34,8 @@ import "unsafe"
 // lookup's switch on it always goes the same way for one filter.
 type probeClass uint8
 
-// Their order is relied on by packedNarrow, oneWord and wordBuckets only.
+// Their order is relied on by packedNarrow, oneWord, byWords and
+// wordBuckets only.
 const (
 	class8           probeClass = iota // packed, f = 8: buckets of 4 bytes
 	class16                            // packed, f = 16: buckets of 8 bytes
@@ -52,6 +53,10 @@ func (c probeClass) packedNarrow() bool { return c <= classNarrow }
 // oneWord reports whether the class is that of a fixed table whose buckets
 // one 64-bit load holds: packedNarrow, or classSemi.
 func (c probeClass) oneWord() bool { return c <= classSemi }
+
+// byWords reports whether shape.hasWords tests tables of the class:
+// classNarrow and classSemi.
+func (c probeClass) byWords() bool { return c-classNarrow <= classSemi-classNarrow }
 
 // wordBuckets reports whether one load of narrowWord holds a bucket of the
 // class: oneWord, or a growable packed table of slots of <= 16 bits.
@@ -100,8 +105,8 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
 	// The fixed classes are probeFixed's switch, written out again so that
-	// a lookup makes no call: hasNarrow and hasSemi are over the inlining
-	// budget, so their bodies are repeated here.
+	// a lookup makes no call: hasWords is over the inlining budget, so its
+	// two bodies are repeated here.
 	switch t.class {
 	case class8:
 		return has8(t.data, i1, i2, fp)
@@ -136,12 +141,10 @@ func (s *shape) probeFixed(data []byte, m, h uint64) bool {
 	switch s.class {
 	case class8:
 		return has8(data, i1, i2, fp)
-	case classNarrow:
-		return s.hasNarrow(data, i1, i2, fp)
 	case class16:
 		return has16(data, i1, i2, fp)
-	case classSemi:
-		return s.hasSemi(data, i1, i2, fp)
+	case classNarrow, classSemi:
+		return s.hasWords(data, i1, i2, fp)
 	}
 	var t table
 	t.setShape(m, s.f, 0, 0, s.layout)
@@ -167,17 +170,18 @@ func has16(data []byte, i1, i2 uint64, fp uint32) bool {
 	return ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
 }
 
-// hasNarrow tests a packed table of other widths below 16.
-func (s *shape) hasNarrow(data []byte, i1, i2 uint64, fp uint32) bool {
+// hasWords tests a table of classNarrow (packed, other widths below 16) or
+// classSemi (semi-sorted, 5 to 16 bits), whose buckets one word at a bit
+// offset holds (shape.word).
+func (s *shape) hasWords(data []byte, i1, i2 uint64, fp uint32) bool {
+	w1, w2 := s.word(data, i1), s.word(data, i2)
+	if s.class == classSemi {
+		bp := uint64(fp>>(s.w&31)) * 0x1111 // the mask spares a check of the shift
+		bl := uint64(fp&s.lowMask) * s.semiLanes.onesLo
+		return s.semiLanes.anyZero(s.semiLows(w1, bp, bl), s.semiLows(w2, bp, bl))
+	}
 	pat := uint64(fp) * s.lanes.onesLo
-	return s.lanes.anyZero(s.word(data, i1)^pat, s.word(data, i2)^pat)
-}
-
-// hasSemi tests a semi-sorted table of 5 to 16 bits.
-func (s *shape) hasSemi(data []byte, i1, i2 uint64, fp uint32) bool {
-	bp := uint64(fp>>(s.w&31)) * 0x1111 // the mask spares a check of the shift
-	bl := uint64(fp&s.lowMask) * s.semiLanes.onesLo
-	return s.semiLanes.anyZero(s.semiLows(s.word(data, i1), bp, bl), s.semiLows(s.word(data, i2), bp, bl))
+	return s.lanes.anyZero(w1^pat, w2^pat)
 }
 
 // Lane constants of the fixed widths: the lowest and the highest bit of

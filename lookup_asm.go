@@ -57,29 +57,15 @@ func prefetchBucketsAsm(t *table, hs []uint64) {
 }
 
 // probeLocated tests a located chunk of len(found) keys, writes found and
-// returns how many were found.
+// returns how many were found. Semi-sorted buckets are tested in Go: the
+// locating pass has already prefetched them, which is what the assembly
+// adds; decoding stays in the generic code.
 func probeLocated(t *table, s *probeScratch, found []bool) int {
-	if t.layout == SemiSorted {
-		return probeSemiLocated(t, s, found)
+	if t.layout != Packed {
+		n := len(found)
+		return t.probeSortedAt(s.pos1[:n], s.pos2[:n], s.fp[:n], found)
 	}
 	return probePacked(t, s, len(found), &found[0])
-}
-
-// probeSemiLocated is probePacked for the semi-sorted layout, in Go: the
-// locating pass has already prefetched the buckets, which is what the
-// assembly adds; decoding stays in the generic code.
-func probeSemiLocated(t *table, s *probeScratch, found []bool) int {
-	n := 0
-	for i := range found {
-		fp := uint32(s.fp[i])
-		alo, ahi := t.semiMatchesAt(s.pos1[i], fp)
-		blo, bhi := t.semiMatchesAt(s.pos2[i], fp)
-		found[i] = alo|ahi|blo|bhi != 0
-		if found[i] {
-			n++
-		}
-	}
-	return n
 }
 
 // prefetchLines prefetches, for each byte offset o in offs[0:n], the lines

@@ -19,10 +19,8 @@ func containsGeneric(t *table, h uint64) bool {
 	p1, p2 := i1*uint64(t.bbits), i2*uint64(t.bbits)
 	b1 := load64At(t.data, p1>>3) >> (p1 & 7)
 	b2 := load64At(t.data, p2>>3) >> (p2 & 7)
-	if t.layout == SemiSorted {
-		bp := uint64(fp>>t.w) * 0x1111
-		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
-		return t.semiMatch64(b1, bp, bl)|t.semiMatch64(b2, bp, bl) != 0
+	if t.layout != Packed {
+		return t.sortedHolds(b1, b2, fp)
 	}
 	pat := uint64(fp) * t.lanes.onesLo
 	return t.lanes.zero64(b1^pat)|t.lanes.zero64(b2^pat) != 0
@@ -30,14 +28,8 @@ func containsGeneric(t *table, h uint64) bool {
 
 // containsWide is containsGeneric for buckets wider than 64 bits.
 func containsWide(t *table, i1, i2 uint64, fp uint32) bool {
-	var alo, ahi, blo, bhi uint64
-	if t.layout == SemiSorted {
-		alo, ahi = t.semiMatches(i1, fp)
-		blo, bhi = t.semiMatches(i2, fp)
-	} else {
-		alo, ahi = t.matches(i1, fp)
-		blo, bhi = t.matches(i2, fp)
-	}
+	alo, ahi := t.matchesAt(i1, fp)
+	blo, bhi := t.matchesAt(i2, fp)
 	return alo|ahi|blo|bhi != 0
 }
 
@@ -106,7 +98,7 @@ func containsChunk(t *table, hs []uint64, found []bool) int {
 	n := 0
 	for i := range hs {
 		var ok bool
-		if t.layout == SemiSorted {
+		if t.layout != Packed {
 			// The loads above only brought the buckets into cache; the
 			// semi-sorted test decodes them whole.
 			ok = containsGeneric(t, hs[i])

@@ -32,7 +32,7 @@ func (f Filter[T]) Format(s fmt.State, verb rune) { format(s, verb, f.String, f.
 
 // String describes the view in one line, like Filter.String:
 //
-//	cuckoo.View(integer keys, 16-bit SemiSorted, 50 items, capacity 100, load 48.1%)
+//	cuckoo.View(integer keys, 16-bit Packed, 50 items, capacity 100, load 48.1%)
 func (v View[T]) String() string { return v.r.describe("cuckoo.View") }
 
 // GoString is String with the key type, for the %#v verb.
