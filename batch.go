@@ -70,18 +70,35 @@ func (f *Filter[T]) InsertBatch(keys []T) (int, error) {
 	if f.c.t.data == nil && len(keys) > 0 {
 		return 0, errZeroFilter
 	}
-	var hs [hashBlock]uint64
-	n := 0
-	for off := 0; off < len(keys); off += hashBlock {
-		chunk := keys[off:min(off+hashBlock, len(keys))]
-		hashKeys(&f.c.h, f.c.kind, chunk, hs[:])
-		k, err := f.c.insertHashes(hs[:len(chunk)])
-		n += k
-		if err != nil {
-			return n, err
-		}
+	var b keyBatch
+	for off := 0; b.more(off, len(keys)); off += hashBlock {
+		b.add(f.c.insertHashes(hashedBlock(&b, &f.c.h, f.c.kind, keys[off:])))
 	}
-	return n, nil
+	return b.n, b.err
+}
+
+// keyBatch is an InsertBatch under way: the hashes of a block of keys, and
+// how many keys went in before the first error.
+type keyBatch struct {
+	hs  [hashBlock]uint64
+	n   int
+	err error
+}
+
+// add records the result of inserting a block.
+func (b *keyBatch) add(n int, err error) { b.n, b.err = b.n+n, err }
+
+// more reports whether the batch goes on with the keys from off on, of n.
+func (b *keyBatch) more(off, n int) bool { return off < n && b.err == nil }
+
+// hashedBlock hashes the first hashBlock keys (or all, if fewer), keys of
+// the given kind hashed by h, into b.hs and returns their hashes. A
+// function value for the insert, which would let the two InsertBatch
+// methods share their loop too, makes b.hs escape: an allocation a call.
+func hashedBlock[T Hashable](b *keyBatch, h *hasher, kind keyKind, keys []T) []uint64 {
+	keys = keys[:min(len(keys), hashBlock)]
+	hashKeys(h, kind, keys, b.hs[:])
+	return b.hs[:len(keys)]
 }
 
 // InsertHashBatch is InsertBatch for keys hashed with Hash.

@@ -219,20 +219,11 @@ func (f *ConcurrentFilter[T]) InsertBatch(keys []T) (int, error) {
 	if f.c.kind == kindInvalid && len(keys) > 0 {
 		return 0, errZeroConcurrent
 	}
-	// The loop of Filter.InsertBatch: a function value for insertHashes
-	// would make hs escape, an allocation a call.
-	var hs [hashBlock]uint64
-	n := 0
-	for off := 0; off < len(keys); off += hashBlock {
-		chunk := keys[off:min(off+hashBlock, len(keys))]
-		hashKeys(&f.c.h, f.c.kind, chunk, hs[:])
-		k, err := f.c.insertHashes(hs[:len(chunk)])
-		n += k
-		if err != nil {
-			return n, err
-		}
+	var b keyBatch // as Filter.InsertBatch
+	for off := 0; b.more(off, len(keys)); off += hashBlock {
+		b.add(f.c.insertHashes(hashedBlock(&b, &f.c.h, f.c.kind, keys[off:])))
 	}
-	return n, nil
+	return b.n, b.err
 }
 
 // InsertHashBatch is InsertBatch for keys hashed with Hash.
