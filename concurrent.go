@@ -598,12 +598,12 @@ func (c *concurrent) insertLocked(h uint64) error {
 	return c.displace(s, i1, fp, i2, fp) // both buckets full
 }
 
-// insertSlow is Filter's insertSlow: a growable filter doubles when its
-// stage is full and when an insert fails while it can double. The doubled
-// tables stay private until the key is in one: only then is that one
-// published, so an insert that fails publishes nothing and leaves the
-// filter exactly as it was, stage included. Until then lookups use s,
-// which holds every key stored before this insert.
+// insertSlow is Filter's insertSlow: a growable filter follows the growth
+// policy of core.insertGrowing (grow.go, which says why the two loops are
+// apart). The doubled tables stay private until the key is in one: only
+// then is that one published, so an insert that fails publishes nothing
+// and leaves the filter exactly as it was, stage included. Until then
+// lookups use s, which holds every key stored before this insert.
 func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 	n := s // the table the key goes into
 	if n.t.canGrow() && c.count >= n.t.stageCapacity() {

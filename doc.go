@@ -152,7 +152,8 @@ package cuckoo
 //	table_packed.go, table_semisort.go  the two layouts
 //	lookup.go, lookup_generic.go        the single-key probe and the pure-Go batches
 //	lookup_asm.go, lookup_*.s           the assembly batches and their selection
-//	kick.go, batch.go, build.go         the displacement walk, batched inserts, Build
+//	kick.go, grow.go                    the displacement walk, the growth policy of an insert
+//	batch.go, build.go                  batched inserts, Build
 //	merge.go                            Merge
 //	concurrent_*.go                     ConcurrentFilter's table of atomic words, its
 //	                                    path search, codec and snapshots

@@ -280,7 +280,7 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 		}
 		err := c.insertFull(i1, v1, i2, v2)
 		if err == ErrFull && t.canGrow() {
-			return c.insertDoubling(h)
+			return c.insertGrown(h)
 		}
 		return err
 	}
@@ -297,45 +297,23 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 }
 
 // insertSlow is insert for everything but the common case: a full pair of
-// buckets; the other layouts and widths; a growable filter, which doubles
-// first when it holds as many items as its stage is made for, and again
-// when an insert fails (ErrFull, undone) while it can double. ErrFull
-// comes only once the last stage has failed too, and then the filter is
-// back at the stage it began with. ErrTooManyDuplicates is returned before
-// any doubling: a doubling keeps the copies of a key together, so it would
-// not help.
+// buckets; the other layouts and widths; a growable filter (grow.go).
 func (c *core) insertSlow(h uint64) error {
-	if c.t.canGrow() && c.count >= c.t.stageCapacity() {
-		if c.t.countMatches(c.t.place(h)) == 2*slotsPerBucket {
-			return ErrTooManyDuplicates
-		}
-		return c.insertDoubling(h)
+	if !c.t.canGrow() {
+		return c.insertAt(c.t.place(h))
 	}
-	err := c.insertAt(c.t.place(h))
-	if err == ErrFull && c.t.canGrow() {
-		return c.insertDoubling(h)
-	}
-	return err
+	x := placedKey{h: h}
+	return c.insertGrowing(&x, false)
 }
 
-// insertDoubling doubles the table until the key goes in or no doubling is
-// left. An insert that fails even then leaves the table it began with, so
-// that the filter is exactly as it was, stage and bytes: a doubling builds
-// a new table and does not touch the old one. (That takes a tiny MaxKicks
-// or keys that collide on purpose; each such failure repeats the
-// doublings.)
-func (c *core) insertDoubling(h uint64) error {
-	old := c.t
-	for {
-		c.grow()
-		err := c.insertAt(c.t.place(h))
-		if err != ErrFull || !c.t.canGrow() {
-			if err != nil {
-				c.t = old
-			}
-			return err
-		}
-	}
+// insertGrown is insertGrowing for the key of hash h, which has just failed
+// with ErrFull at a stage that can double. Apart, so that insert's frame
+// does not hold the key's placedKey.
+//
+//go:noinline
+func (c *core) insertGrown(h uint64) error {
+	x := placedKey{h: h}
+	return c.insertGrowing(&x, true)
 }
 
 // insertAt adds a key that bucket i1 would hold as v1 and bucket i2 as v2.

@@ -57,8 +57,9 @@ func (f *Filter[T]) checkMerge(o *Filter[T]) error {
 }
 
 // mergeTable adds every fingerprint of table b, which Merge checked is
-// compatible, to c's table in place, doubling a growable c as needed.
-// On error c's table is partly merged: Merge works on a copy.
+// compatible, to c's table in place, doubling a growable c as needed (the
+// growth policy of an insert, grow.go). On error c's table is partly
+// merged: Merge works on a copy.
 func (c *core) mergeTable(b *table) error {
 	for c.t.k < b.k {
 		c.grow()
@@ -68,21 +69,15 @@ func (c *core) mergeTable(b *table) error {
 			if v == 0 {
 				continue
 			}
-			for {
-				b1, v1 := c.t.restage(i, v, b.k)
-				b2, v2 := c.t.other(b1, v1)
-				if c.t.canGrow() && c.count >= c.t.stageCapacity() {
-					c.grow()
-					continue
-				}
-				err := c.insertAt(b1, v1, b2, v2)
-				if err == nil {
-					break
-				}
-				if err != ErrFull || !c.t.canGrow() {
-					return err
-				}
-				c.grow()
+			x := placedKey{b: i, v: v, k: b.k, stored: true}
+			var err error
+			if c.t.canGrow() {
+				err = c.insertGrowing(&x, false)
+			} else {
+				err = c.insertAt(x.placeIn(&c.t))
+			}
+			if err != nil {
+				return err
 			}
 		}
 	}
