@@ -223,23 +223,31 @@ func (t *table) doubleInto(n *table) {
 // buckets of at most 60 bits start 0 or 4 bits into a byte, so that one
 // 64-bit load and store hold one.
 func (t *table) doubleNarrow(n *table) {
-	top, nf, nb := t.f-1, n.f&15, uint64(n.bbits)
+	f, top, nf, nb := t.f&31, (t.f-1)&31, n.f&31, uint64(n.bbits)
+	mask, low := uint64(t.slotMax), uint64(1)<<top-1
 	for b := range t.m {
-		var x [2]uint64
-		var next [2]uint
-		for _, v := range t.narrowSlots(t.narrowWord(b)) {
-			if v != 0 {
-				c := v >> top
-				x[c] |= uint64(v&(1<<top-1)) << (next[c] * nf)
-				next[c]++
+		var x0, x1 uint64 // the children's words
+		var s0, s1 uint   // where their next value goes, in bits
+		put := func(v uint64) {
+			switch {
+			case v == 0:
+			case v>>top == 0:
+				x0 |= v << (s0 & 63)
+				s0 += nf
+			default:
+				x1 |= (v & low) << (s1 & 63)
+				s1 += nf
 			}
 		}
-		for c, w := range x {
-			if w != 0 {
-				p := (2*b + uint64(c)) * nb
-				store64(n.data, p>>3, load64(n.data, p>>3)|w<<(p&7))
-			}
-		}
+		w := t.narrowWord(b)
+		put(w & mask)
+		put(w >> f & mask)
+		put(w >> (2 * f) & mask)
+		put(w >> (3 * f) & mask)
+		p := 2 * b * nb
+		store64(n.data, p>>3, load64(n.data, p>>3)|x0<<(p&7))
+		p += nb
+		store64(n.data, p>>3, load64(n.data, p>>3)|x1<<(p&7))
 	}
 }
 
