@@ -2,6 +2,7 @@ package cuckoo
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -11,27 +12,33 @@ import (
 // displacement must give the same result, the same bytes and the same PRNG
 // state, for every width and layout they serve, for walks that succeed and
 // walks that fail and are undone (MaxKicks 3). kickNarrow also serves
-// growable packed tables: they are checked at their second stage, where a
-// value moves between layers.
+// growable packed tables, as does kickGrownWide for their slots of 17 to
+// 32 bits: they are checked at their first two stages (at the second a
+// value moves between layers).
 func TestKickSameWalk(t *testing.T) {
-	forEachLayout(t, func(t *testing.T, layout Layout) { testKickSameWalk(t, layout, false) })
-	t.Run("Packed/growable", func(t *testing.T) { testKickSameWalk(t, Packed, true) })
+	forEachLayout(t, func(t *testing.T, layout Layout) { testKickSameWalk(t, layout, false, 0) })
+	for stage := range uint(2) {
+		t.Run(fmt.Sprintf("Packed/growable/stage=%d", stage), func(t *testing.T) { testKickSameWalk(t, Packed, true, stage) })
+	}
 }
 
-func testKickSameWalk(t *testing.T, layout Layout, growable bool) {
-	for fb := 4; fb <= 16; fb++ {
+func testKickSameWalk(t *testing.T, layout Layout, growable bool, stage uint) {
+	widths := 16
+	if growable {
+		widths = 30 // and two layer bits
+	}
+	for fb := 4; fb <= widths; fb++ {
 		for _, kicks := range []int{3, 500} {
 			cfg := Config{Capacity: 4000, FingerprintBits: fb, Layout: layout, MaxKicks: kicks, Seed: uint64(fb)}
 			if growable {
-				if fb > 14 {
-					continue
-				}
-				cfg.MaxCapacity = 4 * cfg.Capacity // two layer bits: slots of fb+1 bits at stage 1
+				cfg.MaxCapacity = 4 * cfg.Capacity // two layer bits: slots of fb+2-stage bits
 			}
 			f := mustNew[uint64](t, cfg)
 			if growable {
-				f.c.grow()
-				if f.c.t.class != classGrownNarrow || f.c.t.k != 1 {
+				for range stage {
+					f.c.grow()
+				}
+				if want := classGrownNarrow; f.c.t.f > 16 && f.c.t.class != classGrown || f.c.t.f <= 16 && f.c.t.class != want || f.c.t.k != stage {
 					t.Fatalf("f=%d: growable table of class %d at stage %d", fb, f.c.t.class, f.c.t.k)
 				}
 			}
@@ -52,6 +59,8 @@ func testKickSameWalk(t *testing.T, layout Layout, growable bool) {
 				walks++
 				var ok bool // the specialised walk, called directly
 				switch {
+				case growable && f.c.t.f > 16:
+					ok = f.c.kickGrownWide(path[:], b1, v1, b2, v2)
 				case growable:
 					ok = f.c.kickGrownNarrow(path[:], b1, v1, b2, v2)
 				case layout == Packed:

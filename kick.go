@@ -24,16 +24,17 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	if c.maxKicks > kickStackSteps {
 		path = c.kickBuf
 	}
-	if c.t.f <= 16 {
-		switch {
-		case c.t.g != 0 && c.t.layout == Packed:
-			return c.kickGrownNarrow(path, i1, v1, i2, v2)
-		case c.t.g != 0:
-		case c.t.layout == Packed:
-			return c.kickNarrow(path, i1, i2, v1)
-		default:
-			return c.kickSemi(path, i1, i2, v1)
+	switch grown, packed := c.t.g != 0, c.t.layout == Packed; {
+	case c.t.f > 16:
+		if grown && packed {
+			return c.kickGrownWide(path, i1, v1, i2, v2)
 		}
+	case grown && packed:
+		return c.kickGrownNarrow(path, i1, v1, i2, v2)
+	case packed:
+		return c.kickNarrow(path, i1, i2, v1)
+	case !grown:
+		return c.kickSemi(path, i1, i2, v1)
 	}
 	return c.kickWalk(path, i1, v1, i2, v2)
 }
@@ -136,6 +137,39 @@ func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 
 		setStep(path, k, at)
 		if b, cur = o[at], ov[at]; z[at] != 0 {
 			t.putFirst(b, z[at], cur)
+			return true
+		}
+	}
+	c.unkick(path, b, cur)
+	return false
+}
+
+// kickGrownWide is kickGrownNarrow for slots of 17 to 32 bits, whose
+// buckets of up to 128 bits take two loads (bucketAt).
+func (c *core) kickGrownWide(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
+	t := &c.t
+	g, f, mask := t.stage(), t.f, uint32(t.slotMax) // f up to 32: bits128 takes any position
+	b, cur, r := c.walkStart(i1, v1, i2, v2)
+	for k := 0; k < c.maxKicks; k++ {
+		r = c.stepBits(k, r)
+		lo, hi := t.bucketAt(b)
+		base, low := g.split(b)
+		var o [slotsPerBucket]uint64
+		var ov [slotsPerBucket]uint32
+		var free [slotsPerBucket]bool
+		for j := range o { // other, inlined
+			fp, l := g.otherLayer(low, uint32(bits128(lo, hi, uint(j)*f))&mask)
+			o[j], ov[j] = g.at(altOn(base, fp, g.m0), l, fp)
+			flo, fhi := t.matches(o[j], 0)
+			free[j] = flo|fhi != 0
+		}
+		at := firstFree(free, uint(r&3))
+		r >>= 2
+		t.setSlotAt(b*uint64(t.bbits)+uint64(at*f), cur)
+		setStep(path, k, at)
+		if b, cur = o[at], ov[at]; free[at] {
+			flo, fhi := t.matches(b, 0)
+			t.setSlotAt(b*uint64(t.bbits)+t.firstSlot(flo, fhi), cur)
 			return true
 		}
 	}
