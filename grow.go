@@ -20,8 +20,8 @@ func (x *placedKey) placeIn(t *table) (b1 uint64, v1 uint32, b2 uint64, v2 uint3
 	return b1, v1, b2, v2
 }
 
-// insertGrowing inserts x into a growable table by the growth policy,
-// which Insert and Merge share: the table doubles first when it holds as
+// insertGrowing inserts x into c's table, which can double, by the growth
+// policy that Insert and Merge share: the table doubles first when it holds as
 // many items as its stage is made for, and again each time the insert
 // fails with ErrFull while it can double (failed says that x has just
 // failed so at the current stage). ErrFull comes only once the last stage

@@ -125,7 +125,7 @@ func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 
 		var ov [slotsPerBucket]uint32
 		var z [slotsPerBucket]uint64
 		var free [slotsPerBucket]bool
-		for j := range o { // otherOf, inlined
+		for j := range o { // other, inlined
 			fp, l := g.otherLayer(low, uint32(w>>(uint(j)*f))&mask)
 			o[j], ov[j] = g.at(altOn(base, fp, g.m0), l, fp)
 			z[j] = t.freeMarks(t.narrowWord(o[j]))
