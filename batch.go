@@ -38,7 +38,7 @@ func containsKeys[T Hashable](c *reader, keys []T, found []bool) int {
 	for off := 0; off < len(keys); off += hashBlock {
 		chunk := keys[off:min(off+hashBlock, len(keys))]
 		hashKeys(&c.h, c.kind, chunk, hs[:])
-		n += containsBatch(&c.t, hs[:len(chunk)], window(found, off))
+		n += containsBatch(&c.t, hs[:len(chunk)], found[min(off, len(found)):])
 	}
 	return n
 }
@@ -107,12 +107,6 @@ func (f *Filter[T]) InsertHashBatch(hashes []uint64) (int, error) {
 		return 0, errZeroFilter
 	}
 	return f.c.insertHashes(hashes)
-}
-
-// containsNone is a batch's answer for n keys from a zero filter: none.
-func containsNone(n int, found []bool) int {
-	clear(found[:min(n, len(found))])
-	return 0
 }
 
 // insertHashes inserts hs in order and returns how many went in, stopping
@@ -206,12 +200,4 @@ func prefetchWalks(t *table, hs []uint64) {
 	if n > 0 {
 		prefetchLines(unsafe.SliceData(t.data), &offs[0], n)
 	}
-}
-
-// window is found[off:], or nil when off is past its end.
-func window(found []bool, off int) []bool {
-	if off >= len(found) {
-		return nil
-	}
-	return found[off:]
 }

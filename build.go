@@ -101,9 +101,9 @@ func buildReader[T Hashable](cfg Config, n int) (reader, params, error) {
 func buildParams(cfg Config, n int) (params, error) {
 	switch {
 	case cfg.Capacity != 0:
-		return params{}, invalid("Capacity", "%d is set; Build sizes the filter for its keys", cfg.Capacity)
+		return params{}, invalidField("Capacity", "%d is set; Build sizes the filter for its keys", cfg.Capacity)
 	case cfg.MaxCapacity != 0:
-		return params{}, invalid("MaxCapacity", "%d is set; a built filter is fixed", cfg.MaxCapacity)
+		return params{}, invalidField("MaxCapacity", "%d is set; a built filter is fixed", cfg.MaxCapacity)
 	}
 	cfg.Capacity = max(n, 1)
 	if cfg.FingerprintBits == 0 {
@@ -112,11 +112,11 @@ func buildParams(cfg Config, n int) (params, error) {
 			rate = DefaultFalsePositiveRate
 		}
 		if !(rate > 0 && rate < 1) {
-			return params{}, invalid("FalsePositiveRate", "%v must be in (0, 1)", rate)
+			return params{}, invalidField("FalsePositiveRate", "%v must be in (0, 1)", rate)
 		}
 		f, ok := bitsForLoad(rate, 1)
 		if !ok {
-			return params{}, invalid("FalsePositiveRate", "%v needs more than %d fingerprint bits", rate, maxFingerprintBits)
+			return params{}, invalidField("FalsePositiveRate", "%v needs more than %d fingerprint bits", rate, maxFingerprintBits)
 		}
 		cfg.FingerprintBits, cfg.FalsePositiveRate = int(f), 0
 	}

@@ -141,7 +141,7 @@ func NewConcurrent[T Hashable](cfg Config) (*ConcurrentFilter[T], error) {
 	r := reader{h: newHasher(p.seed), kind: kindOf[T]()}
 	r.setKey(p.key)
 	f := &ConcurrentFilter[T]{}
-	f.c.init(r.h, r.kind, p.capacity, p.maxCapacity, p.maxKicks)
+	f.c.configure(r.h, r.kind, p.capacity, p.maxCapacity, p.maxKicks)
 	f.c.cur.Store(newCtable(tableShape(p.m, p.f, p.g, 0, p.layout)))
 	return f, nil
 }
@@ -154,7 +154,7 @@ func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
 		panic("cuckoo: NewConcurrentFrom of the zero Filter")
 	}
 	c := &ConcurrentFilter[T]{}
-	c.c.init(f.c.h, f.c.kind, f.c.capacity, f.c.maxCapacity, f.c.maxKicks)
+	c.c.configure(f.c.h, f.c.kind, f.c.capacity, f.c.maxCapacity, f.c.maxKicks)
 	c.c.rng = f.c.rng
 	c.c.count = f.c.count
 	c.c.n.Store(int64(f.c.count))
@@ -162,7 +162,9 @@ func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
 	return c
 }
 
-func (c *concurrent) init(h hasher, kind keyKind, capacity, maxCapacity, maxKicks int) {
+// configure sets what c holds besides its tables: the hasher, the key
+// kind, the capacities and MaxKicks with the path buffer its size needs.
+func (c *concurrent) configure(h hasher, kind keyKind, capacity, maxCapacity, maxKicks int) {
 	c.h, c.kind, c.capacity, c.maxCapacity = h, kind, capacity, maxCapacity
 	c.maxKicks, c.rng = maxKicks, h.seed
 	c.path = make([]pathNode, 0, searchBuckets*maxKicks+2)
@@ -359,7 +361,9 @@ func (f *ConcurrentFilter[T]) GoString() string {
 
 // Format prints the filter with String, or GoString for %#v, so that no
 // verb prints the fields.
-func (f *ConcurrentFilter[T]) Format(s fmt.State, verb rune) { format(s, verb, f.String, f.GoString) }
+func (f *ConcurrentFilter[T]) Format(s fmt.State, verb rune) {
+	formatWith(s, verb, f.String, f.GoString)
+}
 
 func (f *ConcurrentFilter[T]) describe(name string) string {
 	if f.c.cur.Load() == nil {
@@ -556,7 +560,7 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	return true, nil
 }
 
-// insertLocked is Filter's insert (filter.go) on the current table: the
+// insertLocked is Filter's insert (insert.go) on the current table: the
 // common case first, a fixed table with f <= 16 and a free slot in one of
 // the key's buckets, then insertSlow. The common case is addNarrow written
 // out for both buckets: calling it measured 15-25 instructions more an
@@ -599,7 +603,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 }
 
 // insertSlow is Filter's insertSlow: a growable filter follows the growth
-// policy of core.insertGrowing (grow.go, which says why the two loops are
+// policy of core.insertGrowing (insert.go, which says why the two loops are
 // apart). The doubled tables stay private until the key is in one: only
 // then is that one published, so an insert that fails publishes nothing
 // and leaves the filter exactly as it was, stage included. Until then
@@ -651,7 +655,7 @@ func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 // every value in them leads back to the other, so they are told apart
 // after it.
 func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
-	path, end := c.search(s, b1, v1, b2, v2)
+	path, end := s.search(c.path, c.maxKicks, b1, v1, b2, v2)
 	if end < 0 {
 		if s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) == 2*slotsPerBucket {
 			return ErrTooManyDuplicates
@@ -704,3 +708,7 @@ func (c *concurrent) reset() {
 	c.publishCount()
 	c.rng = c.h.seed
 }
+
+// errZeroConcurrent is returned by what needs a table, called on a zero
+// ConcurrentFilter.
+var errZeroConcurrent = formatErr(ErrIncompatible, "the ConcurrentFilter was made neither by NewConcurrent, NewConcurrentFrom nor by decoding: a zero ConcurrentFilter has no table")

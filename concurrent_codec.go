@@ -89,7 +89,7 @@ func (f *ConcurrentFilter[T]) Clone() *ConcurrentFilter[T] {
 	if s == nil {
 		return g
 	}
-	g.c.init(c.h, c.kind, c.capacity, c.maxCapacity, c.maxKicks)
+	g.c.configure(c.h, c.kind, c.capacity, c.maxCapacity, c.maxKicks)
 	g.c.rng, g.c.count = c.rng, c.count
 	g.c.n.Store(int64(c.count))
 	n := newCtable(s.t)
@@ -132,24 +132,8 @@ func (f *ConcurrentFilter[T]) Merge(o *Filter[T]) error {
 // copy of r's buckets, published last.
 func (c *concurrent) load(r reader, maxKicks int, rng uint64) {
 	s := ctableOf(&r.t)
-	c.init(r.h, r.kind, r.capacity, r.maxCapacity, maxKicks)
+	c.configure(r.h, r.kind, r.capacity, r.maxCapacity, maxKicks)
 	c.rng, c.count = rng, r.count
 	c.n.Store(int64(r.count))
 	c.cur.Store(s)
 }
-
-// snapshot is a Filter's core holding a copy of the current table; the
-// caller holds mu.
-func (c *concurrent) snapshot() core {
-	s := c.cur.Load()
-	t := s.t
-	n := tableBytes(t.m, t.bbits)
-	t.data = append(newTableData(n)[:0], t.data[:n]...)
-	fc := newCore(c.reader(t), c.maxKicks)
-	fc.rng = c.rng
-	return fc
-}
-
-// errZeroConcurrent is returned by what needs a table, called on a zero
-// ConcurrentFilter.
-var errZeroConcurrent = formatErr(ErrIncompatible, "the ConcurrentFilter was made neither by NewConcurrent, NewConcurrentFrom nor by decoding: a zero ConcurrentFilter has no table")

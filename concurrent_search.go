@@ -35,13 +35,14 @@ type pathNode struct {
 }
 
 // search looks for a path that frees a slot for a key whose full buckets b1
-// and b2 would hold it as v1 and v2. It returns the nodes it reached, in
-// c.path's memory, and the index of the path's last node, whose bucket has
-// a free slot, or -1 if MaxKicks buckets were examined without finding one.
-// It writes nothing to the table.
-func (c *concurrent) search(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) ([]pathNode, int) {
-	q := append(c.path[:0], pathNode{b: uint32(b1), v: v1, parent: -1}, pathNode{b: uint32(b2), v: v2, parent: -1})
-	budget := searchBuckets * c.maxKicks
+// and b2 would hold it as v1 and v2, examining at most searchBuckets *
+// maxKicks buckets. It returns the nodes it reached, in the memory of q
+// (whose capacity holds them all), and the index of the path's last node,
+// whose bucket has a free slot, or -1 if the budget ran out first. It
+// writes nothing to the table.
+func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uint64, v2 uint32) ([]pathNode, int) {
+	q = append(q[:0], pathNode{b: uint32(b1), v: v1, parent: -1}, pathNode{b: uint32(b2), v: v2, parent: -1})
+	budget := searchBuckets * maxKicks
 	fixed, narrow := s.t.g == 0, s.t.f <= 16
 	packed := narrow && s.t.layout == Packed // narrowSlots inlines, slotsOfNarrow does not
 	for head := 0; head < len(q); head++ {

@@ -86,3 +86,15 @@ func (c *concurrent) appendBinary(b []byte, kind keyKind) ([]byte, error) {
 	b = append(b, c.cur.Load().t.data[:h.tableSize()]...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
 }
+
+// snapshot is a Filter's core holding a copy of the current table; the
+// caller holds mu.
+func (c *concurrent) snapshot() core {
+	s := c.cur.Load()
+	t := s.t
+	n := tableBytes(t.m, t.bbits)
+	t.data = append(newTableData(n)[:0], t.data[:n]...)
+	fc := newCore(c.reader(t), c.maxKicks)
+	fc.rng = c.rng
+	return fc
+}

@@ -3,33 +3,7 @@ package cuckoo
 import (
 	"fmt"
 	"math"
-	"strconv"
 )
-
-// Layout selects how buckets are stored.
-type Layout uint8
-
-const (
-	// Packed stores each fingerprint in f bits: a bucket is 4f bits.
-	Packed Layout = iota
-	// SemiSorted sorts the 4-bit prefixes of a bucket's fingerprints and
-	// stores the sorted prefixes as one 12-bit code: a bucket is 4f-4 bits,
-	// one bit per item less than Packed, for slightly slower lookups.
-	SemiSorted
-)
-
-func (l Layout) String() string {
-	switch l {
-	case Packed:
-		return "Packed"
-	case SemiSorted:
-		return "SemiSorted"
-	}
-	return "Layout(" + strconv.Itoa(int(l)) + ")"
-}
-
-// valid reports whether l is one of the layouts above.
-func (l Layout) valid() bool { return l <= SemiSorted }
 
 // Config describes a filter. Capacity is required; every other zero field
 // takes its default.
@@ -113,9 +87,6 @@ const (
 
 	// MaxMaxKicks is the largest accepted Config.MaxKicks.
 	MaxMaxKicks = 1 << 16
-
-	minFingerprintBits = 4
-	maxFingerprintBits = 32
 )
 
 // SizeBytes is the size in bytes of the table New would allocate for c,
@@ -147,7 +118,7 @@ type params struct {
 	maxKicks    int
 }
 
-func invalid(field, format string, args ...any) error {
+func invalidField(field, format string, args ...any) error {
 	return fmt.Errorf("%w: %s %s", ErrInvalidConfig, field, fmt.Sprintf(format, args...))
 }
 
@@ -156,23 +127,23 @@ func invalid(field, format string, args ...any) error {
 func (c Config) resolve() (params, error) {
 	p := params{key: c.Key, capacity: c.Capacity, layout: c.Layout, seed: c.Seed, maxKicks: c.MaxKicks}
 	if c.Capacity <= 0 {
-		return p, invalid("Capacity", "%d must be > 0", c.Capacity)
+		return p, invalidField("Capacity", "%d must be > 0", c.Capacity)
 	}
 	if !c.Layout.valid() {
-		return p, invalid("Layout", "%v is unknown", c.Layout)
+		return p, invalidField("Layout", "%v is unknown", c.Layout)
 	}
 	if c.MaxKicks < 0 || c.MaxKicks > MaxMaxKicks {
-		return p, invalid("MaxKicks", "%d must be in 0..%d", c.MaxKicks, MaxMaxKicks)
+		return p, invalidField("MaxKicks", "%d must be in 0..%d", c.MaxKicks, MaxMaxKicks)
 	}
 	if p.maxKicks == 0 {
 		p.maxKicks = DefaultMaxKicks
 	}
 	switch {
 	case c.FingerprintBits != 0 && c.FalsePositiveRate != 0:
-		return p, invalid("FingerprintBits", "%d and FalsePositiveRate %v are both set; set one", c.FingerprintBits, c.FalsePositiveRate)
+		return p, invalidField("FingerprintBits", "%d and FalsePositiveRate %v are both set; set one", c.FingerprintBits, c.FalsePositiveRate)
 	case c.FingerprintBits != 0:
 		if c.FingerprintBits < minFingerprintBits || c.FingerprintBits > maxFingerprintBits {
-			return p, invalid("FingerprintBits", "%d must be in %d..%d", c.FingerprintBits, minFingerprintBits, maxFingerprintBits)
+			return p, invalidField("FingerprintBits", "%d must be in %d..%d", c.FingerprintBits, minFingerprintBits, maxFingerprintBits)
 		}
 		p.f = uint(c.FingerprintBits)
 	default:
@@ -181,17 +152,17 @@ func (c Config) resolve() (params, error) {
 			rate = DefaultFalsePositiveRate
 		}
 		if !(rate > 0 && rate < 1) { // also rejects NaN
-			return p, invalid("FalsePositiveRate", "%v must be in (0, 1)", rate)
+			return p, invalidField("FalsePositiveRate", "%v must be in (0, 1)", rate)
 		}
 		f, ok := bitsForRate(rate)
 		if !ok {
-			return p, invalid("FalsePositiveRate", "%v needs more than %d fingerprint bits", rate, maxFingerprintBits)
+			return p, invalidField("FalsePositiveRate", "%v needs more than %d fingerprint bits", rate, maxFingerprintBits)
 		}
 		p.f = f
 	}
 	m, ok := bucketsFor(c.Capacity, p.f)
 	if !ok {
-		return p, invalid("Capacity", "%d is more than the largest table holds at %d-bit fingerprints, %d", c.Capacity, p.f, maxCapacity(p.f))
+		return p, invalidField("Capacity", "%d is more than the largest filter holds at %d-bit fingerprints, %d", c.Capacity, p.f, maxCapacity(p.f))
 	}
 	if err := checkCounts(c.Capacity, m, bucketBits(p.layout, p.f), math.MaxInt); err != nil {
 		return p, err
@@ -216,18 +187,18 @@ const minBaseBuckets = 16
 // maxCap needs.
 func (p *params) growable(maxCap int) error {
 	if maxCap < p.capacity {
-		return invalid("MaxCapacity", "%d is below Capacity %d (0 means a fixed filter)", maxCap, p.capacity)
+		return invalidField("MaxCapacity", "%d is below Capacity %d (0 means a fixed filter)", maxCap, p.capacity)
 	}
 	final, ok := bucketsFor(maxCap, p.f)
 	if !ok {
-		return invalid("MaxCapacity", "%d is more than the largest table holds at %d-bit fingerprints, %d", maxCap, p.f, maxCapacity(p.f))
+		return invalidField("MaxCapacity", "%d is more than the largest filter holds at %d-bit fingerprints, %d", maxCap, p.f, maxCapacity(p.f))
 	}
 	g := uint(0)
 	for maxCap>>(g+1) >= p.capacity && final>>(g+1) >= minBaseBuckets {
 		g++
 	}
 	if p.f+g > maxFingerprintBits {
-		return invalid("MaxCapacity", "%d is 2^%d times Capacity %d; with %d-bit fingerprints a filter can double at most %d times",
+		return invalidField("MaxCapacity", "%d is 2^%d times Capacity %d; with %d-bit fingerprints a filter can double at most %d times",
 			maxCap, g, p.capacity, p.f, maxFingerprintBits-p.f)
 	}
 	m0 := (final + 1<<g - 1) >> g
@@ -236,7 +207,7 @@ func (p *params) growable(maxCap int) error {
 		m0 += 2
 	}
 	if m0<<g > maxBuckets || checkCounts(maxCap, m0<<g, bucketBits(p.layout, p.f), math.MaxInt) != nil {
-		return invalid("MaxCapacity", "%d needs a table larger than this platform can address", maxCap)
+		return invalidField("MaxCapacity", "%d needs a filter larger than this platform can address", maxCap)
 	}
 	p.m, p.g, p.maxCapacity = m0, g, maxCap
 	if g == 0 { // no room to double: a fixed filter for maxCap
@@ -252,35 +223,12 @@ func (p *params) growable(maxCap int) error {
 // an exact non-negative int.
 func checkCounts(capacity int, m uint64, bbits uint, maxInt uint64) error {
 	if n := tableBytes(m, bbits); n > maxInt {
-		return invalid("Capacity", "%d needs a %d-byte table, more than this platform can address", capacity, n)
+		return invalidField("Capacity", "%d needs a %d-byte filter, more than this platform can address", capacity, n)
 	}
 	if n := m * slotsPerBucket; n > maxInt {
-		return invalid("Capacity", "%d needs %d slots, more than an int counts on this platform", capacity, n)
+		return invalidField("Capacity", "%d needs %d slots, more than an int counts on this platform", capacity, n)
 	}
 	return nil
-}
-
-// targetLoad is the fraction of the slots that Capacity fills, by
-// fingerprint width. Random-walk insertion with look-ahead first fails at
-// 0.967-0.975 of the slots for f >= 8 at 30K-1M items (lowest of 40 seeds at
-// 30K, of 4 at 1M) and at 0.964 for f = 8, 0.970 for f = 13 at 10M, where it
-// barely varies between seeds. Narrower fingerprints give each bucket only
-// 2^f-1 alternates and many keys share a bucket pair and fingerprint, so
-// they fill less and less predictably (lowest first failure: 0.742 for
-// f = 4, 0.855 for 5, 0.942 for 6, 0.957 for 7); their filters get more
-// buckets.
-func targetLoad(f uint) float64 {
-	switch f {
-	case 4:
-		return 0.65
-	case 5:
-		return 0.80
-	case 6:
-		return 0.92
-	case 7:
-		return 0.94
-	}
-	return 0.95
 }
 
 // spareBuckets are added to every table: small tables fill unevenly.

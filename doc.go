@@ -139,31 +139,36 @@
 // repository are such writers for Pebble and goleveldb.
 package cuckoo
 
-// Where things live, for those changing the package:
+// Where things live, for those changing the package. Each file uses only
+// files listed below it, but for the layout switches of table.go, which call
+// the codecs of the two layout files (their methods are table's):
 //
-//	filter.go, view.go, concurrent.go   the three query types and their methods
-//	config.go, info.go, errors.go       Config and its resolution, Info, errors
-//	hash.go, siphash.go, keyed.go       key kinds and hashing, the keyed hash
-//	table.go                            the table: shapes, loads and stores, and the
-//	                                    layout switch of every bucket primitive and
-//	                                    of the codec both tables share
-//	geometry.go                         where a key lives: locate, alt, growth stages, doubling
-//	lanes.go                            SWAR arithmetic on four lanes
-//	table_packed.go, table_semisort.go  the two layouts
-//	lookup.go, lookup_generic.go        the single-key probe and the pure-Go batches
-//	lookup_asm.go, lookup_*.s           the assembly batches and their selection
-//	kick.go, grow.go                    the displacement walk, the growth policy of an insert
-//	batch.go, build.go                  batched inserts, Build
-//	merge.go                            Merge
-//	concurrent_*.go                     ConcurrentFilter's table of atomic words, its
-//	                                    path search, codec and snapshots
-//	encoding*.go, encoded.go            the formats (FORMAT.md) and ContainsEncoded
-//	string.go                           printing
+//	concurrent.go, concurrent_*.go      ConcurrentFilter: its protocol and API, codec and
+//	                                    snapshots, path search, table of atomic words
+//	info.go, string.go, merge.go        Info, printing, Merge
+//	keyed.go, view.go                   the keyed constructors, View
+//	build.go, batch.go                  Build, the batches
+//	encoded.go, encoding*.go            ContainsEncoded, the formats (FORMAT.md)
+//	filter.go                           Filter and its methods
+//	insert.go                           an insert: its fast paths, the growth policy,
+//	                                    the displacement walks
+//	lookup.go, lookup_generic.go        the single-key probe, the batch dispatch, the
+//	                                    pure-Go batches
+//	lookup_asm.go, lookup_*.go, *.s     the assembly batches and their selection
+//	geometry.go                         where a key lives: locate, alt, growth stages,
+//	                                    doubling
+//	core.go                             reader and core, the state under the public types
+//	table.go                            Layout, the table and its shapes, loads and stores,
+//	                                    the layout switch of every bucket primitive
+//	table_packed.go, table_semisort.go  the two layouts' codecs
+//	config.go, errors.go                Config and its resolution, the errors
+//	hash.go, lanes.go                   key kinds, hashing (xxh3, and SipHash for keyed
+//	                                    filters); SWAR arithmetic on four lanes
 //
 // Adding a key type: a kind in hash.go (kindOf, hasher.key or otherKey,
 // keyWord) and its family in the formats (FORMAT.md). Adding a layout: a
-// file beside table_packed.go and table_semisort.go with its codec (and,
-// where it pays, its own walk and batch probe, as table_semisort.go has),
-// the layout switches of table.go, and a probe class for the single-key
-// paths (lookup.go, and core.insert and the concurrent filter's lookup and
-// insert, which write the common classes out).
+// file beside table_packed.go and table_semisort.go with its codec, the
+// layout switches of table.go, and a probe class for the single-key paths
+// (lookup.go, and core.insert and the concurrent filter's lookup and
+// insert, which write the common classes out); where it pays, its own walk
+// (insert.go has the semi-sorted one) and batch probe.

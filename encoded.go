@@ -40,17 +40,6 @@ func ContainsHashEncoded(data []byte, h uint64) (bool, error) {
 	return containsEncoded(data, kindHash, unsafe.Pointer(&h))
 }
 
-// defaultHasher hashes the keys of ContainsEncoded and Hash.
-var defaultHasher = newHasher(DefaultSeed)
-
-// Hash is the Hash method of every unkeyed filter with DefaultSeed: the
-// hash that BuildHashes and AppendCompactHashes take with Config.Seed 0,
-// and ContainsHashEncoded and the ...Hash methods of such filters. It
-// allocates nothing and is safe for concurrent use.
-func Hash[T Hashable](key T) uint64 {
-	return defaultHasher.key(kindOf[T](), unsafe.Pointer(&key))
-}
-
 // containsEncoded is ContainsEncoded for the key of kind k at p (for
 // kindHash, the hash itself, which matches every family). The common case,
 // a compact encoding with the default seed, is tested here from one load of

@@ -141,10 +141,6 @@ func (h *header) put(b *[headerSize2]byte) {
 	}
 }
 
-func formatErr(sentinel error, format string, args ...any) error {
-	return fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, args...))
-}
-
 // checkVersion checks the magic and the version, the part of the header every
 // format version shares. b holds at least 6 bytes.
 func checkVersion(b []byte) error {
@@ -383,9 +379,6 @@ func (k keyKind) familyName() string {
 	}
 	return fmt.Sprintf("kind %d", k)
 }
-
-// errZeroFilter is returned by the encoding methods of a zero Filter.
-var errZeroFilter = formatErr(ErrIncompatible, "the Filter was made neither by New nor by decoding (UnmarshalBinary, UnmarshalText, ReadFrom): a zero Filter has no table to encode")
 
 // header describes the filter for its encoding.
 func (f *Filter[T]) header() header {

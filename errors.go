@@ -1,6 +1,9 @@
 package cuckoo
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors. Functions wrap them with details (fmt.Errorf("%w")), so test
 // for them with errors.Is.
@@ -32,3 +35,7 @@ var (
 	// receiver, such as a filter of string keys read as a filter of uint64.
 	ErrIncompatible = errors.New("cuckoo: incompatible filter")
 )
+
+func formatErr(sentinel error, format string, args ...any) error {
+	return fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, args...))
+}

@@ -2,7 +2,6 @@ package cuckoo
 
 import (
 	"math"
-	"math/bits"
 	"unsafe"
 )
 
@@ -28,25 +27,6 @@ type Filter[T Hashable] struct {
 	c core
 }
 
-// reader is what answering queries needs; Filter and View share it, so both
-// take the same lookup code.
-type reader struct {
-	h           hasher
-	kind        keyKind // how keys of the filter's type are hashed
-	t           table
-	count       int
-	capacity    int
-	maxCapacity int // = capacity for a fixed filter
-}
-
-// core is a filter's whole state: its reader and what modifying needs.
-type core struct {
-	reader
-	maxKicks int
-	rng      uint64 // displacement PRNG state, seeded from the seed
-	kickBuf  []byte // the path of a long displacement walk; see kick
-}
-
 // New returns an empty filter, or an error wrapping ErrInvalidConfig that
 // names the offending Config field.
 //
@@ -64,14 +44,6 @@ func New[T Hashable](cfg Config) (*Filter[T], error) {
 		capacity: p.capacity, maxCapacity: p.maxCapacity}
 	r.setKey(p.key)
 	return &Filter[T]{c: newCore(r, p.maxKicks)}, nil
-}
-
-func newCore(r reader, maxKicks int) core {
-	c := core{reader: r, maxKicks: maxKicks, rng: r.h.seed}
-	if maxKicks > kickStackSteps {
-		c.kickBuf = make([]byte, (maxKicks+3)/4)
-	}
-	return c
 }
 
 // Hash returns the hash of key that the ...Hash methods take. Filters with
@@ -232,119 +204,6 @@ func (c *reader) estimatedFPR() float64 {
 	return -math.Expm1(-2 * slotsPerBucket * c.loadFactor() / (float64(c.t.fpRange) * float64(uint64(1)<<(c.t.g-c.t.k))))
 }
 
-// insert adds the key of kind k at p (a hash for kindHash).
-//
-// Its first part is the common case of a packed table with slots of at
-// most 16 bits and a free slot in one of the key's buckets, in one
-// function: both buckets read before either is tested, the first with a
-// free slot chosen (the compiler keeps this a branch; an arithmetic choice
-// measured no faster), the slot written in place. Its second is the same
-// for a fixed semi-sorted table with f <= 16 (semiAdd2Narrow). A fixed
-// table goes from either straight to the displacement walk (insertFull)
-// when both buckets are full; the other cases take insertSlow.
-func (c *core) insert(k keyKind, p unsafe.Pointer) error {
-	var h uint64
-	switch k { // as in lookup
-	case kindInt:
-		h = c.h.u64(*(*uint64)(p))
-	case kindHash:
-		h = *(*uint64)(p)
-	default:
-		if k == kindInvalid {
-			return errZeroFilter
-		}
-		h = c.h.key(k, p)
-	}
-	t := &c.t
-	// Packed with slots of at most 16 bits (the first three classes are the
-	// fixed tables of that kind), and a growable one that need not double.
-	if t.class.packedNarrow() || t.class == classGrownNarrow && c.count < t.fill {
-		fp, i1 := t.locate(h)
-		i2 := t.alt(i1, fp)
-		v1, v2 := fp, fp
-		if t.g != 0 { // a growable table that need not double first
-			l1, l2 := t.layers(h, fp)
-			i1, v1 = t.staged(i1, l1, fp)
-			i2, v2 = t.staged(i2, l2, fp)
-		}
-		z1 := t.freeMarks(t.narrowWord(i1))
-		z2 := t.freeMarks(t.narrowWord(i2))
-		i, v, z := i1, v1, z1
-		if z1 == 0 {
-			i, v, z = i2, v2, z2
-		}
-		if z != 0 {
-			t.setSlotAt(i*uint64(t.bbits)+t.firstSlot(z, 0), v)
-			c.count++
-			return nil
-		}
-		err := c.insertFull(i1, v1, i2, v2)
-		if err == ErrFull && t.canGrow() {
-			return c.insertGrown(h)
-		}
-		return err
-	}
-	if t.class == classSemi {
-		fp, i1 := t.locate(h)
-		i2 := t.alt(i1, fp)
-		if t.semiAdd2Narrow(i1, fp, i2, fp) {
-			c.count++
-			return nil
-		}
-		return c.insertFull(i1, fp, i2, fp)
-	}
-	return c.insertSlow(h)
-}
-
-// insertSlow is insert for everything but the common case: a full pair of
-// buckets; the other layouts and widths; a growable filter (grow.go).
-func (c *core) insertSlow(h uint64) error {
-	if !c.t.canGrow() {
-		return c.insertAt(c.t.place(h))
-	}
-	x := placedKey{h: h}
-	return c.insertGrowing(&x, false)
-}
-
-// insertGrown is insertGrowing for the key of hash h, which has just failed
-// with ErrFull at a stage that can double. Apart, so that insert's frame
-// does not hold the key's placedKey.
-//
-//go:noinline
-func (c *core) insertGrown(h uint64) error {
-	x := placedKey{h: h}
-	return c.insertGrowing(&x, true)
-}
-
-// insertAt adds a key that bucket i1 would hold as v1 and bucket i2 as v2.
-// After an error the table is exactly as it was.
-func (c *core) insertAt(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
-	if c.t.add2(i1, v1, i2, v2) {
-		c.count++
-		return nil
-	}
-	return c.insertFull(i1, v1, i2, v2)
-}
-
-// insertFull is insertAt once both buckets are known to be full.
-func (c *core) insertFull(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
-	// If they hold nothing but the key's fingerprint, no displacement can
-	// help: it can only ever live in these two buckets.
-	if (!c.t.class.wordBuckets() || c.t.slot0Is(i1, v1)) && c.t.countMatches(i1, v1, i2, v2) == 2*slotsPerBucket {
-		return ErrTooManyDuplicates
-	}
-	if !c.kick(i1, v1, i2, v2) {
-		return ErrFull
-	}
-	c.count++
-	return nil
-}
-
-// grow doubles a growable filter's table (geometry.go).
-func (c *core) grow() { c.t = c.t.double() }
-
-func (c *core) insertHash(h uint64) error { return c.insert(kindHash, unsafe.Pointer(&h)) }
-
 func (c *core) delete(h uint64) bool {
 	if c.t.data == nil {
 		return false
@@ -365,11 +224,4 @@ func (c *core) reset() {
 	}
 	c.count = 0
 	c.rng = c.h.seed
-}
-
-// rand returns the next value of the displacement PRNG (wyrand).
-func (c *core) rand() uint64 {
-	c.rng += 0xa0761d6478bd642f
-	hi, lo := bits.Mul64(c.rng, c.rng^0xe7037ed1a0b428db)
-	return hi ^ lo
 }

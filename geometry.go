@@ -267,3 +267,17 @@ func (t *table) restage(b uint64, v uint32, k uint) (uint64, uint32) {
 	r := t.g - t.k
 	return b>>k<<t.k | uint64(l>>r), fp | (l&(1<<r-1))<<t.fbits
 }
+
+// doubleSortedInto is doubleInto (geometry.go) for the semi-sorted layout:
+// each value goes into its child bucket by add, which keeps the child
+// sorted.
+func (t *table) doubleSortedInto(n *table) {
+	top := t.f - 1
+	for b := range t.m {
+		for _, v := range t.bucketSlots(b) {
+			if v != 0 {
+				n.add(2*b+uint64(v>>top), v&(1<<top-1))
+			}
+		}
+	}
+}

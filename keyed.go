@@ -1,13 +1,11 @@
 package cuckoo
 
-import "unsafe"
-
 // Keyed filters (Config.Key): for keys an adversary may choose.
 //
 // An unkeyed filter's hash is seeded, not keyed: its seed is no secret (one
 // Hash of a known integer key gives it back), and with it anyone can make
 // keys that share a fingerprint and a bucket pair. A keyed filter hashes
-// every key with SipHash-2-4 (siphash.go) under a 128-bit key instead:
+// every key with SipHash-2-4 (hash.go) under a 128-bit key instead:
 // without the key, its outputs cannot be predicted. They can be searched,
 // though: whoever sees Hash values of keys of their choice can try keys
 // until some share a bucket pair (a few hundred thousand Hash calls find a
@@ -23,27 +21,6 @@ import "unsafe"
 //
 // A keyed filter's kind carries kindKeyed, so the lookup's integer fast
 // path never takes it and unkeyed filters pay nothing for the mode.
-
-// keyCheckMessage is what a key's check value is the SipHash of.
-const keyCheckMessage = "cuckoo key check"
-
-// setKey makes r keyed by key, unless it is all zero.
-func (r *reader) setKey(key [16]byte) {
-	if key == ([16]byte{}) {
-		return
-	}
-	s := newSipHasher(key)
-	r.h.secret = keyRef{unsafe.Pointer(&s)}
-	r.kind |= kindKeyed
-}
-
-// keyCheck is the check value of the reader's key, 0 if it has none.
-func (r *reader) keyCheck() uint64 {
-	if r.h.sip() == nil {
-		return 0
-	}
-	return r.h.sip().string(keyCheckMessage)
-}
 
 // sameKey reports whether two hashers hash with the same key, or neither
 // with one.

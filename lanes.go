@@ -79,8 +79,5 @@ func (l *lanes) anyZero(x1, x2 uint64) bool {
 	return ((x1-l.onesLo)&^x1|(x2-l.onesLo)&^x2)&l.topsLo != 0
 }
 
-// freeMarks marks the empty slots of a packed bucket with f <= 16, given as
-// narrowWord: the top bit of the lowest empty slot's lane, exactly (the
-// (x - ones) &^ x test of anyZero), and perhaps of empty or full lanes
-// above it. Zero means the bucket is full.
-func (t *table) freeMarks(b uint64) uint64 { return (b - t.lanes.onesLo) &^ b & t.lanes.topsLo }
+// slotsPerBucket is the number of fingerprints a bucket holds.
+const slotsPerBucket = 4

@@ -23,7 +23,7 @@ func TestCountsFitInt32(t *testing.T) {
 		// resolve checked against math.MaxInt; check again as a 32-bit int would.
 		m, ok := bucketsFor(c.Capacity, p.f)
 		if !ok {
-			return p, invalid("Capacity", "too large")
+			return p, invalidField("Capacity", "too large")
 		}
 		return p, checkCounts(c.Capacity, m, bucketBits(c.Layout, p.f), math.MaxInt32)
 	}

@@ -29,53 +29,6 @@ import "unsafe"
 //     then decode and test the prefetched buckets in Go (table_semisort.go);
 //     semi-sorted single lookups take containsGeneric.
 
-// probeClass names the code of a table's single-key probe. It follows from
-// the layout and the width, so it is chosen once per table (classify) and
-// lookup's switch on it always goes the same way for one filter.
-type probeClass uint8
-
-// Their order is relied on by packedNarrow, oneWord, byWords and
-// wordBuckets only.
-const (
-	class8           probeClass = iota // packed, f = 8: buckets of 4 bytes
-	class16                            // packed, f = 16: buckets of 8 bytes
-	classNarrow                        // packed, other f < 16: one load holds a bucket
-	classSemi                          // semi-sorted, 5 <= f <= 16: one load holds a bucket
-	classGrownNarrow                   // a growable table (geometry.go), packed, slots of <= 16 bits
-	classGeneric                       // f > 16 (buckets of up to 128 bits), and semi-sorted f = 4
-	classGrown                         // a growable table, any other
-)
-
-// packedNarrow reports whether the class is that of a fixed packed table
-// with slots of at most 16 bits: class8, class16 or classNarrow.
-func (c probeClass) packedNarrow() bool { return c <= classNarrow }
-
-// oneWord reports whether the class is that of a fixed table whose buckets
-// one 64-bit load holds: packedNarrow, or classSemi.
-func (c probeClass) oneWord() bool { return c <= classSemi }
-
-// byWords reports whether shape.hasWords tests tables of the class:
-// classNarrow and classSemi.
-func (c probeClass) byWords() bool { return c-classNarrow <= classSemi-classNarrow }
-
-// wordBuckets reports whether one load of narrowWord holds a bucket of the
-// class: oneWord, or a growable packed table of slots of <= 16 bits.
-func (c probeClass) wordBuckets() bool { return c <= classGrownNarrow }
-
-func classify(layout Layout, f uint) probeClass {
-	switch {
-	case f > 16 || layout == SemiSorted && f == 4:
-		return classGeneric
-	case layout == SemiSorted:
-		return classSemi
-	case f == 8:
-		return class8
-	case f == 16:
-		return class16
-	}
-	return classNarrow
-}
-
 // lookup reports whether the filter holds the key of kind k at p (a hash for
 // kindHash). It is the whole single-key path in one function, hashing
 // included, so that Contains and ContainsHash inline into their callers and
@@ -202,6 +155,9 @@ func containsBatch(t *table, hs []uint64, found []bool) int {
 	if t.batchAsm() {
 		return containsBatchAsm(t, hs, found)
 	}
+	if t.g > 0 { // a growable table's buckets are not where locate says
+		return containsEach(t, hs, found)
+	}
 	return containsBatchGeneric(t, hs, found)
 }
 
@@ -232,13 +188,6 @@ func hashBatch(h *hasher, keys []uint64, out []uint64) {
 	hashBatchGeneric(h, keys, out)
 }
 
-func hashBatchGeneric(h *hasher, keys []uint64, out []uint64) {
-	out = out[:len(keys)]
-	for i, k := range keys {
-		out[i] = h.u64(k)
-	}
-}
-
 // ProbeImplementation names the probe code in use: "avx512" or "avx2" on
 // amd64, "arm64" on arm64 (scalar assembly with prefetches), "generic" for
 // pure Go (other platforms, the purego build tag, or a CPU or GODEBUG
@@ -253,3 +202,25 @@ func ProbeImplementation() string {
 
 // containsHash is lookup for a hash.
 func (r *reader) containsHash(h uint64) bool { return r.lookup(kindHash, unsafe.Pointer(&h)) }
+
+// containsNone is a batch's answer for n keys from a zero filter: none.
+func containsNone(n int, found []bool) int {
+	clear(found[:min(n, len(found))])
+	return 0
+}
+
+// containsEach is containsBatch one lookup at a time.
+func containsEach(t *table, hs []uint64, found []bool) int {
+	r := reader{t: *t}
+	n := 0
+	for i, h := range hs {
+		ok := r.containsHash(h)
+		if i < len(found) {
+			found[i] = ok
+		}
+		if ok {
+			n++
+		}
+	}
+	return n
+}

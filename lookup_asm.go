@@ -38,7 +38,7 @@ func containsBatchAsm(t *table, hs []uint64, found []bool) int {
 			next = min(len(hs)-o, probeChunk)
 			locatePacked(t, hs[o:o+next], &s[k^1])
 		}
-		w := window(found, off)
+		w := found[min(off, len(found)):]
 		if len(w) >= cur {
 			n += probeLocated(t, &s[k], w[:cur])
 		} else {

@@ -38,14 +38,11 @@ func containsWide(t *table, i1, i2 uint64, fp uint32) bool {
 // enough for the stack.
 const batchChunk = 32
 
-// containsBatchGeneric is containsBatch in pure Go.
+// containsBatchGeneric is containsBatch in pure Go, for a fixed table.
 func containsBatchGeneric(t *table, hs []uint64, found []bool) int {
-	if t.g > 0 { // a growable table's buckets are not where locate says
-		return containsEach(t, hs, found)
-	}
 	n := 0
 	for off := 0; off < len(hs); off += batchChunk {
-		n += containsChunk(t, hs[off:min(off+batchChunk, len(hs))], window(found, off))
+		n += containsChunk(t, hs[off:min(off+batchChunk, len(hs))], found[min(off, len(found)):])
 	}
 	return n
 }
@@ -60,22 +57,6 @@ func touchBuckets(t *table, hs []uint64) {
 		x += uint64(t.data[i1*bb>>3]) + uint64(t.data[i2*bb>>3])
 	}
 	runtime.KeepAlive(x) // the loads are the point: keep them
-}
-
-// containsEach is containsBatch one lookup at a time.
-func containsEach(t *table, hs []uint64, found []bool) int {
-	r := reader{t: *t}
-	n := 0
-	for i, h := range hs {
-		ok := r.containsHash(h)
-		if i < len(found) {
-			found[i] = ok
-		}
-		if ok {
-			n++
-		}
-	}
-	return n
 }
 
 // containsChunk probes up to batchChunk hashes in two passes: the first

@@ -58,7 +58,7 @@ func (f *Filter[T]) checkMerge(o *Filter[T]) error {
 
 // mergeTable adds every fingerprint of table b, which Merge checked is
 // compatible, to c's table in place, doubling a growable c as needed (the
-// growth policy of an insert, grow.go). On error c's table is partly
+// growth policy of an insert, insert.go). On error c's table is partly
 // merged: Merge works on a copy.
 func (c *core) mergeTable(b *table) error {
 	for c.t.k < b.k {

@@ -196,14 +196,14 @@ func sipRef(c, d int, key [16]byte, msg []byte) uint64 {
 // sip13U64 and sip13Bytes are SipHash-1-3, built like the package's
 // SipHash-2-4, for the benchmarks that weigh the two.
 func sip13U64(s *sipHasher, v uint64) uint64 {
-	v0, v1, v2, v3 := s.init()
+	v0, v1, v2, v3 := s.initial()
 	v0, v1, v2, v3 = compress13(v0, v1, v2, v3, v)
 	v0, v1, v2, v3 = compress13(v0, v1, v2, v3, 8<<56)
 	return finish13(v0, v1, v2, v3)
 }
 
 func sip13Bytes(s *sipHasher, b []byte) uint64 {
-	v0, v1, v2, v3 := s.init()
+	v0, v1, v2, v3 := s.initial()
 	last := uint64(len(b)) << 56
 	for ; len(b) >= 8; b = b[8:] {
 		v0, v1, v2, v3 = compress13(v0, v1, v2, v3, binary.LittleEndian.Uint64(b))

@@ -28,7 +28,7 @@ func (f Filter[T]) GoString() string { return f.c.describe(typeName[T]("cuckoo.F
 
 // Format prints the filter with String, or GoString for %#v, so that no
 // verb prints the fields.
-func (f Filter[T]) Format(s fmt.State, verb rune) { format(s, verb, f.String, f.GoString) }
+func (f Filter[T]) Format(s fmt.State, verb rune) { formatWith(s, verb, f.String, f.GoString) }
 
 // String describes the view in one line, like Filter.String:
 //
@@ -39,7 +39,7 @@ func (v View[T]) String() string { return v.r.describe("cuckoo.View") }
 func (v View[T]) GoString() string { return v.r.describe(typeName[T]("cuckoo.View")) }
 
 // Format prints the view with String, or GoString for %#v.
-func (v View[T]) Format(s fmt.State, verb rune) { format(s, verb, v.String, v.GoString) }
+func (v View[T]) Format(s fmt.State, verb rune) { formatWith(s, verb, v.String, v.GoString) }
 
 func (r *reader) describe(name string) string {
 	if r.t.data == nil {
@@ -67,9 +67,9 @@ func typeName[T Hashable](name string) string {
 	return name + "[" + reflect.TypeFor[T]().String() + "]"
 }
 
-// format writes str(), or gostr() for %#v, as the verb and flags in s ask: a
+// formatWith writes str(), or gostr() for %#v, as the verb and flags in s ask: a
 // verb that does not print strings gives fmt's %!verb(string=...) notice.
-func format(s fmt.State, verb rune, str, gostr func() string) {
+func formatWith(s fmt.State, verb rune, str, gostr func() string) {
 	if verb == 'v' && s.Flag('#') {
 		_, _ = io.WriteString(s, gostr())
 		return

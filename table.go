@@ -4,11 +4,75 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"strconv"
 	"unsafe"
 )
 
-// slotsPerBucket is the number of fingerprints a bucket holds.
-const slotsPerBucket = 4
+// Layout selects how buckets are stored.
+type Layout uint8
+
+const (
+	// Packed stores each fingerprint in f bits: a bucket is 4f bits.
+	Packed Layout = iota
+	// SemiSorted sorts the 4-bit prefixes of a bucket's fingerprints and
+	// stores the sorted prefixes as one 12-bit code: a bucket is 4f-4 bits,
+	// one bit per item less than Packed, for slightly slower lookups.
+	SemiSorted
+)
+
+func (l Layout) String() string {
+	switch l {
+	case Packed:
+		return "Packed"
+	case SemiSorted:
+		return "SemiSorted"
+	}
+	return "Layout(" + strconv.Itoa(int(l)) + ")"
+}
+
+// valid reports whether l is one of the layouts above.
+func (l Layout) valid() bool { return l <= SemiSorted }
+
+// The fingerprint widths a table takes, in bits.
+const (
+	minFingerprintBits = 4
+	maxFingerprintBits = 32
+)
+
+// targetLoad is the fraction of the slots that Capacity fills, by
+// fingerprint width. Random-walk insertion with look-ahead first fails at
+// 0.967-0.975 of the slots for f >= 8 at 30K-1M items (lowest of 40 seeds at
+// 30K, of 4 at 1M) and at 0.964 for f = 8, 0.970 for f = 13 at 10M, where it
+// barely varies between seeds. Narrower fingerprints give each bucket only
+// 2^f-1 alternates and many keys share a bucket pair and fingerprint, so
+// they fill less and less predictably (lowest first failure: 0.742 for
+// f = 4, 0.855 for 5, 0.942 for 6, 0.957 for 7); their filters get more
+// buckets.
+func targetLoad(f uint) float64 {
+	switch f {
+	case 4:
+		return 0.65
+	case 5:
+		return 0.80
+	case 6:
+		return 0.92
+	case 7:
+		return 0.94
+	}
+	return 0.95
+}
+
+// bucketBits is the size of a bucket in bits for a layout and width.
+func bucketBits(layout Layout, f uint) uint {
+	if layout == SemiSorted {
+		return slotsPerBucket*f - 1*slotsPerBucket
+	}
+	return slotsPerBucket * f
+}
+
+// maxBuckets bounds the bucket count: bucket indexes come from 32 bits of
+// the hash.
+const maxBuckets = 1 << 32
 
 // tablePad is how many bytes follow the last bucket, so that a bucket is
 // always read with whole 64-bit loads: two loads at byte offsets o and o+8
@@ -24,9 +88,10 @@ const tablePad = 16
 // the writes of a Filter's table need tablePad.
 const probeReach = 8
 
-// maxBuckets bounds the bucket count: bucket indexes come from 32 bits of
-// the hash.
-const maxBuckets = 1 << 32
+// tableBytes is the size of a table's data, padding included.
+func tableBytes(m uint64, bbits uint) uint64 {
+	return (m*uint64(bbits)+7)/8 + tablePad
+}
 
 // table is the bucket storage. Bucket i holds bbits bits starting at bit
 // i*bbits of data, little-endian, whatever the host; data ends with tablePad
@@ -73,17 +138,51 @@ type shape struct {
 	unspread     [16]uint64 // 4-bit slot mask -> top bits of the other w-bit lanes, w <= 15
 }
 
-// bucketBits is the size of a bucket in bits for a layout and width.
-func bucketBits(layout Layout, f uint) uint {
-	if layout == SemiSorted {
-		return slotsPerBucket*f - 1*slotsPerBucket
-	}
-	return slotsPerBucket * f
-}
+// probeClass names the code of a table's single-key probe. It follows from
+// the layout and the width, so it is chosen once per table (classify) and
+// lookup's switch on it always goes the same way for one filter.
+type probeClass uint8
 
-// tableBytes is the size of a table's data, padding included.
-func tableBytes(m uint64, bbits uint) uint64 {
-	return (m*uint64(bbits)+7)/8 + tablePad
+// Their order is relied on by packedNarrow, oneWord, byWords and
+// wordBuckets only.
+const (
+	class8           probeClass = iota // packed, f = 8: buckets of 4 bytes
+	class16                            // packed, f = 16: buckets of 8 bytes
+	classNarrow                        // packed, other f < 16: one load holds a bucket
+	classSemi                          // semi-sorted, 5 <= f <= 16: one load holds a bucket
+	classGrownNarrow                   // a growable table (geometry.go), packed, slots of <= 16 bits
+	classGeneric                       // f > 16 (buckets of up to 128 bits), and semi-sorted f = 4
+	classGrown                         // a growable table, any other
+)
+
+// packedNarrow reports whether the class is that of a fixed packed table
+// with slots of at most 16 bits: class8, class16 or classNarrow.
+func (c probeClass) packedNarrow() bool { return c <= classNarrow }
+
+// oneWord reports whether the class is that of a fixed table whose buckets
+// one 64-bit load holds: packedNarrow, or classSemi.
+func (c probeClass) oneWord() bool { return c <= classSemi }
+
+// byWords reports whether shape.hasWords tests tables of the class:
+// classNarrow and classSemi.
+func (c probeClass) byWords() bool { return c-classNarrow <= classSemi-classNarrow }
+
+// wordBuckets reports whether one load of narrowWord holds a bucket of the
+// class: oneWord, or a growable packed table of slots of <= 16 bits.
+func (c probeClass) wordBuckets() bool { return c <= classGrownNarrow }
+
+func classify(layout Layout, f uint) probeClass {
+	switch {
+	case f > 16 || layout == SemiSorted && f == 4:
+		return classGeneric
+	case layout == SemiSorted:
+		return classSemi
+	case f == 8:
+		return class8
+	case f == 16:
+		return class16
+	}
+	return classNarrow
 }
 
 // newTable is an empty fixed table of m buckets of f-bit fingerprints.
@@ -212,6 +311,44 @@ func bucket128(b []byte, pos uint64) (lo, hi uint64) {
 	lo, hi = load64(b, o), load64(b, o+8)
 	// A shift by 64 gives 0 in Go, so s == 0 needs no branch.
 	return lo>>s | hi<<(64-s), hi >> s
+}
+
+// bits128 returns the 64 bits of (lo, hi) from bit pos on.
+func bits128(lo, hi uint64, pos uint) uint64 {
+	if pos >= 64 {
+		return hi >> (pos - 64)
+	}
+	return lo>>pos | hi<<(64-pos)
+}
+
+// narrowWord returns bucket i of a table with f <= 16, whose buckets are at
+// most 64 bits, in the low bits of a word (the bits above it are the next
+// bucket's): one load at the bucket's byte, and a shift by 4 bits where
+// buckets are not whole bytes.
+func (t *table) narrowWord(i uint64) uint64 {
+	if t.nibble {
+		p := i * uint64(t.bbits)
+		return load64At(t.data, p>>3) >> (p & 7)
+	}
+	return load64At(t.data, i*t.bbytes)
+}
+
+// word is narrowWord for bytes that are not in a table (probeFixed). It
+// is a copy: narrowWord calling it cost 2 instructions more a probe.
+func (s *shape) word(data []byte, i uint64) uint64 {
+	if s.nibble {
+		p := i * uint64(s.bbits)
+		return load64At(data, p>>3) >> (p & 7)
+	}
+	return load64At(data, i*s.bbytes)
+}
+
+// bucketAt reads bucket i of t as a value for the codec, with plain loads.
+func (t *table) bucketAt(i uint64) (lo, hi uint64) {
+	if t.f <= 16 {
+		return t.narrowWord(i), 0
+	}
+	return bucket128(t.data, i*uint64(t.bbits))
 }
 
 // The operations below change buckets one at a time, for inserts and deletes;
@@ -347,43 +484,13 @@ func (t *table) hasFree(i uint64) bool {
 	return lo|hi != 0
 }
 
-// narrowWord returns bucket i of a table with f <= 16, whose buckets are at
-// most 64 bits, in the low bits of a word (the bits above it are the next
-// bucket's): one load at the bucket's byte, and a shift by 4 bits where
-// buckets are not whole bytes.
-func (t *table) narrowWord(i uint64) uint64 {
-	if t.nibble {
-		p := i * uint64(t.bbits)
-		return load64At(t.data, p>>3) >> (p & 7)
-	}
-	return load64At(t.data, i*t.bbytes)
-}
-
-// word is narrowWord for bytes that are not in a table (probeFixed). It
-// is a copy: narrowWord calling it cost 2 instructions more a probe.
-func (s *shape) word(data []byte, i uint64) uint64 {
-	if s.nibble {
-		p := i * uint64(s.bbits)
-		return load64At(data, p>>3) >> (p & 7)
-	}
-	return load64At(data, i*s.bbytes)
-}
-
 // The bucket codec: decoding, encoding, matching and finding a free slot in
 // one bucket given as a value (lo, hi) that holds its bits from bit 0 on
 // (for f <= 16, lo alone, as narrowWord gives it), for both layouts, with
 // no knowledge of where the bucket lies. The Filter's table and the
 // concurrent filter's (concurrent_table.go) load buckets their own way and
-// share it; the Filter's hot paths (lookup.go, kick.go) have specialized
+// share it; the Filter's hot paths (lookup.go, insert.go) have specialized
 // copies of the narrow cases.
-
-// bucketAt reads bucket i of t as a value for the codec, with plain loads.
-func (t *table) bucketAt(i uint64) (lo, hi uint64) {
-	if t.f <= 16 {
-		return t.narrowWord(i), 0
-	}
-	return bucket128(t.data, i*uint64(t.bbits))
-}
 
 // valueMatches marks, one bit a slot, the slots of the bucket (lo, hi)
 // that hold v (v = 0 marks the empty slots of a packed bucket).

@@ -134,3 +134,9 @@ func (t *table) packedSwap(i uint64, k uint, fp uint32) (old uint32, at uint) {
 	t.setSlot(i, k, fp)
 	return old, k
 }
+
+// freeMarks marks the empty slots of a packed bucket with f <= 16, given as
+// narrowWord: the top bit of the lowest empty slot's lane, exactly (the
+// (x - ones) &^ x test of anyZero), and perhaps of empty or full lanes
+// above it. Zero means the bucket is full.
+func (t *table) freeMarks(b uint64) uint64 { return (b - t.lanes.onesLo) &^ b & t.lanes.topsLo }

@@ -187,14 +187,6 @@ func (t *table) semiSlotsOf(blo, bhi uint64) (s [4]uint32) {
 	return s
 }
 
-// bits128 returns the 64 bits of (lo, hi) from bit pos on.
-func bits128(lo, hi uint64, pos uint) uint64 {
-	if pos >= 64 {
-		return hi >> (pos - 64)
-	}
-	return lo>>pos | hi<<(64-pos)
-}
-
 // semiHasFree reports whether bucket i has an empty slot.
 func (t *table) semiHasFree(i uint64) bool {
 	p := i * uint64(t.bbits)
@@ -405,48 +397,6 @@ func semiRank(s [4]uint32, v uint32) (r uint) {
 		}
 	}
 	return r
-}
-
-// kickSemi is kickNarrow for a fixed semi-sorted table with f <= 16: the
-// same steps as kick, each decoding its bucket once and reusing the
-// look-ahead's reads. A slot number is a rank in the bucket's sorted order.
-func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
-	t := &c.t
-	m := t.m0
-	b, cur, r := c.walkStart(i1, fp, i2, fp)
-	for k := 0; k < c.maxKicks; k++ {
-		r = c.stepBits(k, r)
-		s := t.semiNarrowSlots(t.narrowWord(b))
-		o := [slotsPerBucket]uint64{altOn(b, s[0], m), altOn(b, s[1], m), altOn(b, s[2], m), altOn(b, s[3], m)}
-		ow := [slotsPerBucket]uint64{t.narrowWord(o[0]), t.narrowWord(o[1]), t.narrowWord(o[2]), t.narrowWord(o[3])}
-		at := firstFree([slotsPerBucket]bool{t.semiFree(ow[0]), t.semiFree(ow[1]), t.semiFree(ow[2]), t.semiFree(ow[3])}, uint(r&3))
-		r >>= 2
-		victim := s[at]
-		s[at] = cur
-		t.semiWrite(b, s)
-		setStep(path, k, semiRank(s, cur)) // cur's slot once sorted, as semiSwap gives it
-		b, cur = o[at], victim
-		if t.semiFree(ow[at]) {
-			t.semiStoreNarrow(b, t.semiWith(ow[at], cur))
-			return true
-		}
-	}
-	c.unkick(path, b, cur)
-	return false
-}
-
-// doubleSortedInto is doubleInto (geometry.go) for the semi-sorted layout:
-// each value goes into its child bucket by add, which keeps the child
-// sorted.
-func (t *table) doubleSortedInto(n *table) {
-	top := t.f - 1
-	for b := range t.m {
-		for _, v := range t.bucketSlots(b) {
-			if v != 0 {
-				n.add(2*b+uint64(v>>top), v&(1<<top-1))
-			}
-		}
-	}
 }
 
 // probeSortedAt tests, for each i, the fingerprint fps[i] in the buckets at

@@ -1,8 +1,193 @@
 package cuckoo
 
-// kickStackSteps is the longest displacement walk whose path is kept on the
-// stack; longer MaxKicks use a buffer allocated with the filter.
-const kickStackSteps = 512
+import "unsafe"
+
+// An insert: the fast paths of the common classes (core.insert), the growth
+// policy of growable filters (insertGrowing), and the displacement walks
+// that make room in a full pair of buckets (kick).
+
+// insert adds the key of kind k at p (a hash for kindHash).
+//
+// Its first part is the common case of a packed table with slots of at
+// most 16 bits and a free slot in one of the key's buckets, in one
+// function: both buckets read before either is tested, the first with a
+// free slot chosen (the compiler keeps this a branch; an arithmetic choice
+// measured no faster), the slot written in place. Its second is the same
+// for a fixed semi-sorted table with f <= 16 (semiAdd2Narrow). A fixed
+// table goes from either straight to the displacement walk (insertFull)
+// when both buckets are full; the other cases take insertSlow.
+func (c *core) insert(k keyKind, p unsafe.Pointer) error {
+	var h uint64
+	switch k { // as in lookup
+	case kindInt:
+		h = c.h.u64(*(*uint64)(p))
+	case kindHash:
+		h = *(*uint64)(p)
+	default:
+		if k == kindInvalid {
+			return errZeroFilter
+		}
+		h = c.h.key(k, p)
+	}
+	t := &c.t
+	// Packed with slots of at most 16 bits (the first three classes are the
+	// fixed tables of that kind), and a growable one that need not double.
+	if t.class.packedNarrow() || t.class == classGrownNarrow && c.count < t.fill {
+		fp, i1 := t.locate(h)
+		i2 := t.alt(i1, fp)
+		v1, v2 := fp, fp
+		if t.g != 0 { // a growable table that need not double first
+			l1, l2 := t.layers(h, fp)
+			i1, v1 = t.staged(i1, l1, fp)
+			i2, v2 = t.staged(i2, l2, fp)
+		}
+		z1 := t.freeMarks(t.narrowWord(i1))
+		z2 := t.freeMarks(t.narrowWord(i2))
+		i, v, z := i1, v1, z1
+		if z1 == 0 {
+			i, v, z = i2, v2, z2
+		}
+		if z != 0 {
+			t.setSlotAt(i*uint64(t.bbits)+t.firstSlot(z, 0), v)
+			c.count++
+			return nil
+		}
+		err := c.insertFull(i1, v1, i2, v2)
+		if err == ErrFull && t.canGrow() {
+			return c.insertGrown(h)
+		}
+		return err
+	}
+	if t.class == classSemi {
+		fp, i1 := t.locate(h)
+		i2 := t.alt(i1, fp)
+		if t.semiAdd2Narrow(i1, fp, i2, fp) {
+			c.count++
+			return nil
+		}
+		return c.insertFull(i1, fp, i2, fp)
+	}
+	return c.insertSlow(h)
+}
+
+// errZeroFilter is what the methods of a zero Filter that need its table
+// return: inserts, batches and encodings.
+var errZeroFilter = formatErr(ErrIncompatible, "the Filter was made neither by New nor by decoding (UnmarshalBinary, UnmarshalText, ReadFrom): a zero Filter has no table")
+
+// insertSlow is insert for everything but the common case: a full pair of
+// buckets; the other layouts and widths; a growable filter (insertGrowing).
+func (c *core) insertSlow(h uint64) error {
+	if !c.t.canGrow() {
+		return c.insertAt(c.t.place(h))
+	}
+	x := placedKey{h: h}
+	return c.insertGrowing(&x, false)
+}
+
+// insertGrown is insertGrowing for the key of hash h, which has just failed
+// with ErrFull at a stage that can double. Apart, so that insert's frame
+// does not hold the key's placedKey.
+//
+//go:noinline
+func (c *core) insertGrown(h uint64) error {
+	x := placedKey{h: h}
+	return c.insertGrowing(&x, true)
+}
+
+// insertAt adds a key that bucket i1 would hold as v1 and bucket i2 as v2.
+// After an error the table is exactly as it was.
+func (c *core) insertAt(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
+	if c.t.add2(i1, v1, i2, v2) {
+		c.count++
+		return nil
+	}
+	return c.insertFull(i1, v1, i2, v2)
+}
+
+// insertFull is insertAt once both buckets are known to be full.
+func (c *core) insertFull(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
+	// If they hold nothing but the key's fingerprint, no displacement can
+	// help: it can only ever live in these two buckets.
+	if (!c.t.class.wordBuckets() || c.t.slot0Is(i1, v1)) && c.t.countMatches(i1, v1, i2, v2) == 2*slotsPerBucket {
+		return ErrTooManyDuplicates
+	}
+	if !c.kick(i1, v1, i2, v2) {
+		return ErrFull
+	}
+	c.count++
+	return nil
+}
+
+func (c *core) insertHash(h uint64) error { return c.insert(kindHash, unsafe.Pointer(&h)) }
+
+// placedKey is the key an insert places: by its hash, or (Merge) by the value
+// v that bucket b of a table at stage k holds for it.
+type placedKey struct {
+	h      uint64
+	b      uint64
+	v      uint32
+	k      uint
+	stored bool // b, v and k, not h
+}
+
+// placeIn returns the key's two buckets in t and the value each would hold.
+func (x *placedKey) placeIn(t *table) (b1 uint64, v1 uint32, b2 uint64, v2 uint32) {
+	if !x.stored {
+		return t.place(x.h)
+	}
+	b1, v1 = t.restage(x.b, x.v, x.k)
+	b2, v2 = t.other(b1, v1)
+	return b1, v1, b2, v2
+}
+
+// insertGrowing inserts x into c's table, which can double, by the growth
+// policy that Insert and Merge share: the table doubles first when it holds as
+// many items as its stage is made for, and again each time the insert
+// fails with ErrFull while it can double (failed says that x has just
+// failed so at the current stage). ErrFull comes only once the last stage
+// has failed too, and then the filter is as it was, stage and bytes: a
+// doubling builds a new table and does not touch the old one.
+// ErrTooManyDuplicates is returned before any doubling: a doubling keeps
+// the copies of a key together, so it would not help. (A failure after
+// doublings takes a tiny MaxKicks or keys that collide on purpose; each
+// such failure repeats the doublings.)
+//
+// The concurrent filter's insertSlow follows the same policy on tables no
+// reader sees until one takes the key. The two share no loop: written once
+// behind an interface, the loop made every core that calls insert escape,
+// Build's on the stack too, an allocation a built filter.
+func (c *core) insertGrowing(x *placedKey, failed bool) error {
+	if !failed && c.count >= c.t.stageCapacity() {
+		if c.t.countMatches(x.placeIn(&c.t)) == 2*slotsPerBucket {
+			return ErrTooManyDuplicates
+		}
+		failed = true // doubles first
+	}
+	if !failed {
+		err := c.insertAt(x.placeIn(&c.t))
+		if err != ErrFull || !c.t.canGrow() {
+			return err
+		}
+	}
+	old := c.t
+	for {
+		c.grow()
+		err := c.insertAt(x.placeIn(&c.t))
+		if err != ErrFull || !c.t.canGrow() {
+			if err != nil {
+				c.t = old
+			}
+			return err
+		}
+	}
+}
+
+// grow doubles a growable filter's table (geometry.go).
+func (c *core) grow() { c.t = c.t.double() }
+
+// The displacement walks: kick chooses one for the table's class. Each
+// records its path and, when it fails, undoes it, so that a failed insert
+// leaves the table as it was.
 
 // kick makes room for a key whose buckets i1 and i2 are full (holding it as
 // v1 and v2), by a random walk: put it into a random slot of one of its
@@ -242,3 +427,31 @@ func setStep(path []byte, k int, slot uint) {
 }
 
 func step(path []byte, k int) uint { return uint(path[k/4]>>(uint(k%4)*2)) & 3 }
+
+// kickSemi is kickNarrow for a fixed semi-sorted table with f <= 16: the
+// same steps as kick, each decoding its bucket once and reusing the
+// look-ahead's reads. A slot number is a rank in the bucket's sorted order.
+func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
+	t := &c.t
+	m := t.m0
+	b, cur, r := c.walkStart(i1, fp, i2, fp)
+	for k := 0; k < c.maxKicks; k++ {
+		r = c.stepBits(k, r)
+		s := t.semiNarrowSlots(t.narrowWord(b))
+		o := [slotsPerBucket]uint64{altOn(b, s[0], m), altOn(b, s[1], m), altOn(b, s[2], m), altOn(b, s[3], m)}
+		ow := [slotsPerBucket]uint64{t.narrowWord(o[0]), t.narrowWord(o[1]), t.narrowWord(o[2]), t.narrowWord(o[3])}
+		at := firstFree([slotsPerBucket]bool{t.semiFree(ow[0]), t.semiFree(ow[1]), t.semiFree(ow[2]), t.semiFree(ow[3])}, uint(r&3))
+		r >>= 2
+		victim := s[at]
+		s[at] = cur
+		t.semiWrite(b, s)
+		setStep(path, k, semiRank(s, cur)) // cur's slot once sorted, as semiSwap gives it
+		b, cur = o[at], victim
+		if t.semiFree(ow[at]) {
+			t.semiStoreNarrow(b, t.semiWith(ow[at], cur))
+			return true
+		}
+	}
+	c.unkick(path, b, cur)
+	return false
+}
