@@ -139,13 +139,15 @@
 // repository are such writers for Pebble and goleveldb.
 package cuckoo
 
-// Where things live, for those changing the package. Each file uses only
-// files listed below it, but for the layout switches of table.go, which call
-// the codecs of the two layout files (their methods are table's):
+// Where things live, for those changing the package. The files of a line
+// use their own and those of the lines below, never those above, but for
+// the layout switches of table.go, which call the codecs of the two layout
+// files below it (their methods are table's):
 //
+//	info.go                             Info, for the three query types
 //	concurrent.go, concurrent_*.go      ConcurrentFilter: its protocol and API, codec and
 //	                                    snapshots, path search, table of atomic words
-//	info.go, string.go, merge.go        Info, printing, Merge
+//	string.go, merge.go                 printing, Merge
 //	keyed.go, view.go                   the keyed constructors, View
 //	build.go, batch.go                  Build, the batches
 //	encoded.go, encoding*.go            ContainsEncoded, the formats (FORMAT.md)
@@ -158,12 +160,13 @@ package cuckoo
 //	geometry.go                         where a key lives: locate, alt, growth stages,
 //	                                    doubling
 //	core.go                             reader and core, the state under the public types
+//	config.go, errors.go                Config and its resolution, the errors
 //	table.go                            Layout, the table and its shapes, loads and stores,
 //	                                    the layout switch of every bucket primitive
 //	table_packed.go, table_semisort.go  the two layouts' codecs
-//	config.go, errors.go                Config and its resolution, the errors
 //	hash.go, lanes.go                   key kinds, hashing (xxh3, and SipHash for keyed
 //	                                    filters); SWAR arithmetic on four lanes
+//	store_*.go, pages_*.go              release stores, huge-page advice, by platform
 //
 // Adding a key type: a kind in hash.go (kindOf, hasher.key or otherKey,
 // keyWord) and its family in the formats (FORMAT.md). Adding a layout: a
