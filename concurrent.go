@@ -334,10 +334,6 @@ func (f *ConcurrentFilter[T]) EstimatedFalsePositiveRate() float64 {
 	return r.estimatedFPR()
 }
 
-func (c *concurrent) loadFactor(s *ctable) float64 {
-	return float64(c.n.Load()) / float64(s.t.m*slotsPerBucket)
-}
-
 // view is a reader of the current table's shape (without its data), with
 // the count Len reports: what the accessors describe. It takes no lock.
 func (c *concurrent) view() reader {
