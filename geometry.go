@@ -204,15 +204,16 @@ func (t *table) doubleInto(n *table) {
 		t.doubleNarrow(n)
 		return
 	}
-	top := t.f - 1
+	f, top, mask := t.f, t.f-1, uint64(t.slotMax)
+	bb, nbb, nf := uint64(t.bbits), uint64(n.bbits), uint64(n.f)
 	for b := range t.m {
-		s := t.bucketSlots(b)
-		var next [2]uint // the next free slot of children 2b and 2b+1
-		for _, v := range s {
-			if v != 0 {
+		lo, hi := bucket128(t.data, b*bb)
+		next := [2]uint64{2 * b * nbb, (2*b + 1) * nbb} // where children 2b and 2b+1 take their next value
+		for j := range uint(slotsPerBucket) {
+			if v := bits128(lo, hi, j*f) & mask; v != 0 {
 				c := v >> top
-				n.setSlot(2*b+uint64(c), next[c], v&(1<<top-1))
-				next[c]++
+				n.setSlotAt(next[c], uint32(v&(1<<top-1)))
+				next[c] += nf
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package cuckoo
 
-import "unsafe"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // An insert: the fast paths of the common classes (core.insert), the growth
 // policy of growable filters (insertGrowing), and the displacement walks
@@ -334,27 +337,28 @@ func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 
 func (c *core) kickGrownWide(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	t := &c.t
 	g, f, mask := t.stage(), t.f, uint32(t.slotMax) // f up to 32: bits128 takes any position
+	bb := uint64(t.bbits)
 	b, cur, r := c.walkStart(i1, v1, i2, v2)
 	for k := 0; k < c.maxKicks; k++ {
 		r = c.stepBits(k, r)
-		lo, hi := t.bucketAt(b)
+		lo, hi := bucket128(t.data, b*bb)
 		base, low := g.split(b)
 		var o [slotsPerBucket]uint64
 		var ov [slotsPerBucket]uint32
+		var flo, fhi [slotsPerBucket]uint64 // the empty slots of o[j]
 		var free [slotsPerBucket]bool
 		for j := range o { // other, inlined
 			fp, l := g.otherLayer(low, uint32(bits128(lo, hi, uint(j)*f))&mask)
 			o[j], ov[j] = g.at(altOn(base, fp, g.m0), l, fp)
-			flo, fhi := t.matches(o[j], 0)
-			free[j] = flo|fhi != 0
+			flo[j], fhi[j] = t.lanes.zero128(bucket128(t.data, o[j]*bb)) // freeWide, inlined
+			free[j] = flo[j]|fhi[j] != 0
 		}
 		at := firstFree(free, uint(r&3))
 		r >>= 2
-		t.setSlotAt(b*uint64(t.bbits)+uint64(at*f), cur)
+		t.setSlotAt(b*bb+uint64(at*f), cur)
 		setStep(path, k, at)
 		if b, cur = o[at], ov[at]; free[at] {
-			flo, fhi := t.matches(b, 0)
-			t.setSlotAt(b*uint64(t.bbits)+t.firstSlot(flo, fhi), cur)
+			t.setSlotAt(b*bb+t.firstSlot(flo[at], fhi[at]), cur)
 			return true
 		}
 	}
@@ -411,14 +415,21 @@ func (t *table) freeOf(o [slotsPerBucket]uint64) (free [slotsPerBucket]bool) {
 }
 
 // firstFree is the first k, from start on and wrapping, with free[k]; start
-// if there is none.
+// if there is none. The four flags become a mask, turned so that start is
+// its bit 0, whose lowest set bit is the answer: no loop, no branch.
 func firstFree(free [slotsPerBucket]bool, start uint) uint {
-	for n := uint(0); n < slotsPerBucket; n++ {
-		if k := (start + n) % slotsPerBucket; free[k] {
-			return k
-		}
+	m := b2u(free[0]) | b2u(free[1])<<1 | b2u(free[2])<<2 | b2u(free[3])<<3
+	start &= 3
+	m = (m | m<<4 | 1<<(8+start)) >> start // none free: bit 8, start again
+	return (start + uint(bits.TrailingZeros(m))) & 3
+}
+
+// b2u is 1 for true, 0 for false.
+func b2u(b bool) uint {
+	if b {
+		return 1
 	}
-	return start
+	return 0
 }
 
 func setStep(path []byte, k int, slot uint) {

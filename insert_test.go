@@ -100,3 +100,26 @@ func testKickSameWalk(t *testing.T, layout Layout, growable bool, stage uint) {
 		}
 	}
 }
+
+// TestFirstFree checks firstFree against its definition, for every set of
+// free slots and every start.
+func TestFirstFree(t *testing.T) {
+	for m := range 16 {
+		var free [slotsPerBucket]bool
+		for k := range free {
+			free[k] = m>>k&1 != 0
+		}
+		for start := range uint(slotsPerBucket) {
+			want := start
+			for n := range uint(slotsPerBucket) {
+				if k := (start + n) % slotsPerBucket; free[k] {
+					want = k
+					break
+				}
+			}
+			if got := firstFree(free, start); got != want {
+				t.Errorf("firstFree(%v, %d) = %d, want %d", free, start, got, want)
+			}
+		}
+	}
+}
