@@ -105,7 +105,11 @@ func (s *ctable) apply(q []pathNode, end int) {
 	}
 	for n.parent >= 0 {
 		p := q[n.parent]
-		s.put(uint64(p.b), s.t.bucketSlots(uint64(p.b)), int(n.slot), p.v)
+		if s.t.layout == Packed { // no need to decode the bucket
+			s.putSlot(uint64(p.b), uint(n.slot), p.v, false)
+		} else {
+			s.put(uint64(p.b), s.t.bucketSlots(uint64(p.b)), int(n.slot), p.v)
+		}
 		n = p
 	}
 }

@@ -293,21 +293,34 @@ func (s *ctable) storeSlot(p uint64, n uint, v uint64) {
 // reader must find, so it needs no version change (concurrent.go).
 func (s *ctable) put(b uint64, slots [4]uint32, k int, v uint32) {
 	t := &s.t
-	p, n, lo := b*uint64(t.bbits), t.bbits, uint64(v)
-	var hi uint64
 	empty := slots[k] == 0
-	if t.layout != Packed { // the whole bucket, re-sorted
-		slots[k] = v
-		lo, hi = t.packSlots(slots)
-	} else {
-		p, n = p+uint64(uint(k)*t.f), t.f
+	if t.layout == Packed {
+		s.putSlot(b, uint(k), v, empty)
+		return
 	}
-	if empty && (t.layout == Packed || p&63+uint64(n) <= 64) {
+	// The whole bucket, re-sorted.
+	p, n := b*uint64(t.bbits), t.bbits
+	slots[k] = v
+	lo, hi := t.packSlots(slots)
+	if empty && p&63+uint64(n) <= 64 {
 		s.storeBits(p, n, lo, hi, false)
 		return
 	}
 	s.begin(b)
 	s.storeBits(p, n, lo, hi, false)
+	s.end(b)
+}
+
+// putSlot is put for a packed bucket, where it writes slot k alone: it
+// needs no decoding of the bucket, only whether the slot is empty.
+func (s *ctable) putSlot(b uint64, k uint, v uint32, empty bool) {
+	p := b*uint64(s.t.bbits) + uint64(k*s.t.f)
+	if empty {
+		s.storeSlot(p, s.t.f, uint64(v))
+		return
+	}
+	s.begin(b)
+	s.storeSlot(p, s.t.f, uint64(v))
 	s.end(b)
 }
 
