@@ -142,7 +142,7 @@ package cuckoo
 // Where things live, for those changing the package. The files of a line
 // use their own and those of the lines below, never those above, but for
 // the layout switches of table.go, which call the codecs of the two layout
-// files below it (their methods are table's):
+// files above it (their methods are table's); TestFileLayers checks it:
 //
 //	info.go                             Info, for the three query types
 //	concurrent.go, concurrent_*.go      ConcurrentFilter: its protocol and API, codec and
@@ -161,12 +161,13 @@ package cuckoo
 //	                                    doubling
 //	core.go                             reader and core, the state under the public types
 //	config.go, errors.go                Config and its resolution, the errors
+//	table_packed.go, table_semisort.go  the two layouts' codecs
 //	table.go                            Layout, the table and its shapes, loads and stores,
 //	                                    the layout switch of every bucket primitive
-//	table_packed.go, table_semisort.go  the two layouts' codecs
 //	hash.go, lanes.go                   key kinds, hashing (xxh3, and SipHash for keyed
 //	                                    filters); SWAR arithmetic on four lanes
 //	store_*.go, pages_*.go              release stores, huge-page advice, by platform
+//	doc.go                              the package's documentation, and this map
 //
 // Adding a key type: a kind in hash.go (kindOf, hasher.key or otherKey,
 // keyWord) and its family in the formats (FORMAT.md). Adding a layout: a
