@@ -269,15 +269,26 @@ func (t *table) restage(b uint64, v uint32, k uint) (uint64, uint32) {
 	return b>>k<<t.k | uint64(l>>r), fp | (l&(1<<r-1))<<t.fbits
 }
 
-// doubleSortedInto is doubleInto (geometry.go) for the semi-sorted layout:
-// each value goes into its child bucket by add, which keeps the child
-// sorted.
+// doubleSortedInto is doubleInto for the semi-sorted layout: each bucket
+// is decoded once, its values split between its two children by their top
+// bit, and each child encoded once (packSlots sorts them), which gives the
+// bucket that adding its values one by one would.
 func (t *table) doubleSortedInto(n *table) {
 	top := t.f - 1
 	for b := range t.m {
+		var c [2][slotsPerBucket]uint32 // the children's values
+		var k [2]int                    // and how many
 		for _, v := range t.bucketSlots(b) {
 			if v != 0 {
-				n.add(2*b+uint64(v>>top), v&(1<<top-1))
+				h := v >> top
+				c[h][k[h]] = v & (1<<top - 1)
+				k[h]++
+			}
+		}
+		for h := range uint64(2) {
+			if k[h] > 0 { // an empty bucket is all zeros, as n is
+				lo, hi := n.packSlots(c[h])
+				n.writeBucket(2*b+h, lo, hi)
 			}
 		}
 	}
