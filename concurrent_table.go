@@ -277,7 +277,9 @@ func (s *ctable) storeSlot(p uint64, n uint, v uint64) {
 		storeRelease(&w[0], x)
 		s.note(false, i, x)
 	}
-	// The bits past word i: none when sh == 0.
+	if sh+uint64(n) <= 64 { // no bits past word i
+		return
+	}
 	if x := le64(le64(w[1])&^(m>>1>>(63-sh)) | (v&m)>>1>>(63-sh)); x != w[1] {
 		storeRelease(&w[1], x)
 		s.note(false, i+1, x)
