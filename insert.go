@@ -1,7 +1,6 @@
 package cuckoo
 
 import (
-	"math/bits"
 	"unsafe"
 )
 
@@ -415,21 +414,14 @@ func (t *table) freeOf(o [slotsPerBucket]uint64) (free [slotsPerBucket]bool) {
 }
 
 // firstFree is the first k, from start on and wrapping, with free[k]; start
-// if there is none. The four flags become a mask, turned so that start is
-// its bit 0, whose lowest set bit is the answer: no loop, no branch.
+// if there is none.
 func firstFree(free [slotsPerBucket]bool, start uint) uint {
-	m := b2u(free[0]) | b2u(free[1])<<1 | b2u(free[2])<<2 | b2u(free[3])<<3
-	start &= 3
-	m = (m | m<<4 | 1<<(8+start)) >> start // none free: bit 8, start again
-	return (start + uint(bits.TrailingZeros(m))) & 3
-}
-
-// b2u is 1 for true, 0 for false.
-func b2u(b bool) uint {
-	if b {
-		return 1
+	for n := uint(0); n < slotsPerBucket; n++ {
+		if k := (start + n) % slotsPerBucket; free[k] {
+			return k
+		}
 	}
-	return 0
+	return start
 }
 
 func setStep(path []byte, k int, slot uint) {

@@ -101,8 +101,9 @@ func testKickSameWalk(t *testing.T, layout Layout, growable bool, stage uint) {
 	}
 }
 
-// TestFirstFree checks firstFree against its definition, for every set of
-// free slots and every start.
+// TestFirstFree checks firstFree's promise for every set of free slots and
+// every start: a free slot if there is one, and no free slot between start
+// and it, going up and wrapping; start if none is free.
 func TestFirstFree(t *testing.T) {
 	for m := range 16 {
 		var free [slotsPerBucket]bool
@@ -110,15 +111,21 @@ func TestFirstFree(t *testing.T) {
 			free[k] = m>>k&1 != 0
 		}
 		for start := range uint(slotsPerBucket) {
-			want := start
-			for n := range uint(slotsPerBucket) {
-				if k := (start + n) % slotsPerBucket; free[k] {
-					want = k
-					break
+			got := firstFree(free, start)
+			if m == 0 {
+				if got != start {
+					t.Errorf("firstFree(%v, %d) = %d, want %d", free, start, got, start)
 				}
+				continue
 			}
-			if got := firstFree(free, start); got != want {
-				t.Errorf("firstFree(%v, %d) = %d, want %d", free, start, got, want)
+			if got >= slotsPerBucket || !free[got] {
+				t.Errorf("firstFree(%v, %d) = %d, not a free slot", free, start, got)
+				continue
+			}
+			for k := start; k%slotsPerBucket != got; k++ {
+				if free[k%slotsPerBucket] {
+					t.Errorf("firstFree(%v, %d) = %d, passing free slot %d", free, start, got, k%slotsPerBucket)
+				}
 			}
 		}
 	}
