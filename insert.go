@@ -349,7 +349,7 @@ func (c *core) kickGrownWide(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 ui
 		for j := range o { // other, inlined
 			fp, l := g.otherLayer(low, uint32(bits128(lo, hi, uint(j)*f))&mask)
 			o[j], ov[j] = g.at(altOn(base, fp, g.m0), l, fp)
-			flo[j], fhi[j] = t.lanes.zero128(bucket128(t.data, o[j]*bb)) // freeWide, inlined
+			flo[j], fhi[j] = t.matches(o[j], 0)
 			free[j] = flo[j]|fhi[j] != 0
 		}
 		at := firstFree(free, uint(r&3))

@@ -79,17 +79,12 @@ func (t *table) packedAdd(i uint64, fp uint32) bool {
 		t.putFirst(i, z, fp)
 		return true
 	}
-	lo, hi := t.freeWide(i)
+	lo, hi := t.matches(i, 0)
 	if lo|hi == 0 {
 		return false
 	}
 	t.setSlotAt(i*uint64(t.bbits)+t.firstSlot(lo, hi), fp)
 	return true
-}
-
-// freeWide is matches(i, 0) for f > 16: the empty slots of bucket i.
-func (t *table) freeWide(i uint64) (lo, hi uint64) {
-	return t.lanes.zero128(bucket128(t.data, i*uint64(t.bbits)))
 }
 
 // packedAdd2 is add2 for the packed layout. Both buckets are read before
