@@ -14,8 +14,12 @@ package cuckoo
 // examined), and each move is a write session that may make a reader retry. A path
 // never visits a bucket twice: each of its buckets is rewritten exactly once,
 // so the slot a step recorded still holds the fingerprint it recorded when
-// the step is applied. The search reads the table only, so a search that
-// fails leaves it exactly as it was, without any undo.
+// the step is applied. A node whose bucket is one of its ancestors' is not
+// expanded; it is found when it comes up for expansion, not when reached:
+// most nodes reached never are, and such a node cannot end a path (every
+// ancestor is a full bucket), so only its place in the budget differs. The
+// search reads the table only, so a search that fails leaves it exactly as
+// it was, without any undo.
 
 // searchBuckets is how many buckets a search may examine per MaxKicks: a
 // random walk of MaxKicks steps, as Filter's, with its one-step look-ahead
@@ -47,6 +51,9 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 	packed := narrow && s.t.layout == Packed // narrowSlots inlines, slotsOfNarrow does not
 	for head := 0; head < len(q); head++ {
 		n := q[head]
+		if onPath(q, int(n.parent), uint64(n.b)) {
+			continue // a loop: its bucket is an ancestor's
+		}
 		var slots [slotsPerBucket]uint32
 		switch {
 		case packed:
@@ -63,9 +70,6 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 				ob, ov = s.t.alt(uint64(n.b), v), v
 			} else {
 				ob, ov = s.t.other(uint64(n.b), v)
-			}
-			if onPath(q, head, ob) {
-				continue
 			}
 			if budget == 0 {
 				return q, -1

@@ -1,0 +1,81 @@
+package cuckoo
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestSearchPaths checks the paths the concurrent filter's search returns
+// on full tables of several sizes, down to a few buckets, where it keeps
+// meeting buckets it has reached already: a path visits no bucket twice,
+// starts at one of the key's buckets, each of its nodes is the other bucket
+// of the value it takes from its parent's recorded slot, and its last
+// bucket has a free slot. A failed search stayed within its budget and
+// passed no bucket with a free slot.
+func TestSearchPaths(t *testing.T) {
+	for _, layout := range layouts {
+		for _, capacity := range []int{4, 30, 500} {
+			for _, kicks := range []int{1, 3, DefaultMaxKicks} {
+				t.Run(fmt.Sprintf("%v/%d/kicks=%d", layout, capacity, kicks), func(t *testing.T) {
+					testSearchPaths(t, Config{Capacity: capacity, Layout: layout, FingerprintBits: 8, MaxKicks: kicks})
+				})
+			}
+		}
+	}
+}
+
+func testSearchPaths(t *testing.T, cfg Config) {
+	c := mustNewConcurrent[uint64](t, cfg)
+	for k := uint64(0); k < 10*uint64(cfg.Capacity); k++ {
+		if c.Insert(k) != nil {
+			break
+		}
+	}
+	s := c.c.cur.Load()
+	tb := &s.t
+	found, failed := 0, 0
+	for k := uint64(1 << 40); found+failed < 200 && k < 1<<40+100_000; k++ {
+		fp, i1 := tb.locate(c.Hash(k))
+		i2 := tb.alt(i1, fp)
+		if tb.hasFree(i1) || tb.hasFree(i2) {
+			continue
+		}
+		q, end := s.search(make([]pathNode, 0, searchBuckets*cfg.MaxKicks+2), cfg.MaxKicks, i1, fp, i2, fp)
+		if end < 0 {
+			failed++
+			for _, n := range q {
+				if tb.hasFree(uint64(n.b)) {
+					t.Fatalf("a failed search passed bucket %d, which has a free slot", n.b)
+				}
+			}
+			if len(q) > searchBuckets*cfg.MaxKicks+2 {
+				t.Fatalf("a failed search reached %d nodes, budget %d", len(q), searchBuckets*cfg.MaxKicks)
+			}
+			continue
+		}
+		found++
+		if !tb.hasFree(uint64(q[end].b)) {
+			t.Fatalf("the path ends in bucket %d, which is full", q[end].b)
+		}
+		seen := map[uint32]bool{}
+		for n := q[end]; ; n = q[n.parent] {
+			if seen[n.b] {
+				t.Fatalf("the path visits bucket %d twice", n.b)
+			}
+			seen[n.b] = true
+			if n.parent < 0 {
+				if uint64(n.b) != i1 && uint64(n.b) != i2 || n.v != fp {
+					t.Fatalf("the path starts at bucket %d with %#x, not the key's", n.b, n.v)
+				}
+				break
+			}
+			p := q[n.parent]
+			if v := tb.bucketSlots(uint64(p.b))[n.slot]; v != n.v || tb.alt(uint64(p.b), v) != uint64(n.b) {
+				t.Fatalf("node (bucket %d, %#x) from slot %d of bucket %d, which holds %#x", n.b, n.v, n.slot, p.b, v)
+			}
+		}
+	}
+	if found+failed == 0 {
+		t.Fatal("no key whose buckets are both full")
+	}
+}
