@@ -42,8 +42,8 @@ type pathNode struct {
 // and b2 would hold it as v1 and v2, examining at most searchBuckets *
 // maxKicks buckets. It returns the nodes it reached, in the memory of q
 // (whose capacity holds them all), and the index of the path's last node,
-// whose bucket has a free slot, or -1 if the budget ran out first. It
-// writes nothing to the table.
+// whose bucket has a free slot, or -1 if it found none within the budget.
+// It writes nothing to the table.
 func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uint64, v2 uint32) ([]pathNode, int) {
 	q = append(q[:0], pathNode{b: uint32(b1), v: v1, parent: -1}, pathNode{b: uint32(b2), v: v2, parent: -1})
 	budget := searchBuckets * maxKicks

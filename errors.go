@@ -36,6 +36,7 @@ var (
 	ErrIncompatible = errors.New("cuckoo: incompatible filter")
 )
 
+// formatErr wraps sentinel with the message fmt.Sprintf(format, args...).
 func formatErr(sentinel error, format string, args ...any) error {
 	return fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, args...))
 }
