@@ -578,8 +578,10 @@ func (c *concurrent) insertLocked(h uint64) error {
 		if z1 == 0 {
 			i, z = i2, z2
 		}
-		if z != 0 { // an empty slot: no write session needed (put)
-			s.fill(i*uint64(t.bbits)+t.firstSlot(z, 0), fp)
+		if z != 0 || s.moveNear(i1, b1, i2, b2, fp) {
+			if z != 0 { // an empty slot: no write session needed (put)
+				s.fill(i*uint64(t.bbits)+t.firstSlot(z, 0), fp)
+			}
 			c.count++
 			return nil
 		}

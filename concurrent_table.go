@@ -177,8 +177,23 @@ func (s *ctable) bucketMatches(b uint64, v uint32) (mlo, mhi uint64) {
 
 // fill sets the empty slot at bit p, whose bits are all zero, to v (at
 // most 32 bits): v's bits are or'ed into the one or two words the slot
-// lies in, each stored with a release store (store).
+// lies in, each stored with a release store (store). Where unalignedLoads,
+// the words are the table's byte stream and a store may be at any address:
+// one store of the 8 bytes from the slot's first byte holds it (7 bits of
+// offset and 32 of slot). Its other bytes are stored as they were, and
+// only the writer stores, so a reader that loads any of them sees what it
+// would have seen without the store; if the store straddles two words, a
+// reader may see one half before the other, as it may see the first of
+// the two stores below without the second.
 func (s *ctable) fill(p uint64, v uint32) {
+	if unalignedLoads {
+		a := (*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), p>>3))
+		storeRelease(a, *a|uint64(v)<<(p&7))
+		if s.rec != nil {
+			s.recordBytes(p >> 3)
+		}
+		return
+	}
 	i, sh := p>>6, p&63
 	w := s.pair(i)
 	x := le64(le64(w[0]) | uint64(v)<<sh) // unchanged if v lies in word i+1
@@ -231,6 +246,17 @@ func (s *ctable) note(version bool, i, v uint64) {
 //go:noinline
 func (s *ctable) record(version bool, i, v uint64) {
 	*s.rec = append(*s.rec, cevent{s: s, version: version, i: i, v: v})
+}
+
+// recordBytes records, for the model test, the store of the 8 bytes from
+// byte o as the stores of the one or two words they lie in.
+//
+//go:noinline
+func (s *ctable) recordBytes(o uint64) {
+	s.record(false, o/8, s.words[o/8])
+	if o%8 != 0 {
+		s.record(false, o/8+1, s.words[o/8+1])
+	}
 }
 
 // storeBits sets the n bits (n <= 128) at bit p to the low n bits of
