@@ -294,8 +294,20 @@ func (s *ctable) storeBits(p uint64, n uint, lo, hi uint64, plain bool) {
 }
 
 // storeSlot sets the n < 64 bits at bit p to v, storing the one or two
-// words they lie in where they change.
+// words they lie in where they change. Where they lie in two words and
+// unalignedLoads, it makes one store of the 8 bytes from their first byte
+// if those hold them, as fill does: a reader could see one of the two
+// word stores without the other, and sees no more of this one.
 func (s *ctable) storeSlot(p uint64, n uint, v uint64) {
+	if unalignedLoads && p&63+uint64(n) > 64 && p&7+uint64(n) <= 64 {
+		a := (*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), p>>3))
+		m := uint64(1)<<n - 1
+		storeRelease(a, *a&^(m<<(p&7))|(v&m)<<(p&7))
+		if s.rec != nil {
+			s.recordBytes(p >> 3)
+		}
+		return
+	}
 	i, sh := p>>6, p&63
 	w := s.pair(i)
 	m := uint64(1)<<n - 1
