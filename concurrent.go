@@ -600,35 +600,38 @@ func (c *concurrent) insertLocked(h uint64) error {
 	return c.displace(s, i1, fp, i2, fp) // both buckets full
 }
 
-// insertSlow is Filter's insertSlow: a growable filter follows the growth
-// policy of core.insertGrowing (insert.go, which says why the two loops are
-// apart). The doubled tables stay private until the key is in one: only
-// then is that one published, so an insert that fails publishes nothing
-// and leaves the filter exactly as it was, stage included. Until then
-// lookups use s, which holds every key stored before this insert.
+// insertSlow is Filter's insertSlow. A growable filter that must double
+// follows the growth policy that Filter and Merge use (core.insertGrowing,
+// insert.go), run by a core on the current table: a doubling builds a new
+// table and never writes the one it doubles, so the core writes only
+// tables no reader sees. Only once the key is in one is that one published,
+// so an insert that fails publishes nothing and leaves the filter exactly
+// as it was, stage included; until then lookups use s, which holds every
+// key stored before this insert.
 func (c *concurrent) insertSlow(s *ctable, h uint64) error {
-	n := s // the table the key goes into
-	if n.t.canGrow() && c.count >= n.t.stageCapacity() {
-		b1, v1, b2, v2 := n.t.place(h)
-		if n.t.bucketMatches(b1, v1)+n.t.bucketMatches(b2, v2) == 2*slotsPerBucket {
-			return ErrTooManyDuplicates
-		}
-		n = n.double()
-	}
-	for {
-		b1, v1, b2, v2 := n.t.place(h)
-		err := c.insertAt(n, b1, v1, b2, v2)
-		if err == nil {
-			if n != s {
-				c.publish(n)
-			}
-			return nil
-		}
-		if err != ErrFull || !n.t.canGrow() {
+	full := s.t.canGrow() && c.count >= s.t.stageCapacity() // doubles first
+	if !full {
+		b1, v1, b2, v2 := s.t.place(h)
+		err := c.insertAt(s, b1, v1, b2, v2)
+		if err != ErrFull || !s.t.canGrow() {
 			return err
 		}
-		n = n.double()
 	}
+	// insertGrowing's first write is to a doubled table: the stage is full,
+	// or the key has failed with ErrFull at it (the second argument).
+	g := newCore(reader{t: s.t, count: c.count}, c.maxKicks)
+	g.rng = c.rng
+	x := placedKey{h: h}
+	err := g.insertGrowing(&x, !full)
+	c.rng = g.rng
+	if err != nil {
+		return err
+	}
+	n := ctableOver(g.t)
+	n.rec = s.rec
+	c.count = g.count
+	c.publish(n)
+	return nil
 }
 
 // insertAt adds a key that bucket b1 would hold as v1 and bucket b2 as v2.

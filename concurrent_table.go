@@ -61,11 +61,21 @@ var _ [2*8 - tablePad]struct{} // the padding covers the table's
 
 // newCtable is an empty ctable of shape t (whose data is ignored).
 func newCtable(t table) *ctable {
-	s := &ctable{t: t}
+	t.data = newTableData(tableBytes(t.m, t.bbits))
+	return ctableOver(t)
+}
+
+// ctableOver is a ctable whose words are t's data, which newTableData
+// allocated: whole words, at least ctableWords of them, since tablePad is
+// two words. t must not be written through anything else afterwards.
+func ctableOver(t table) *ctable {
 	n := ctableWords(t.m, t.bbits)
-	s.words = make([]uint64, n)
+	if uint64(cap(t.data)) < n*8 {
+		panic("cuckoo: a concurrent table over too few bytes")
+	}
+	s := &ctable{t: t}
+	s.words = unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(t.data))), n)
 	s.t.data = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s.words))), n*8)
-	adviseHugePages(s.t.data)
 	stripes := uint64(maxStripes)
 	for stripes/2 >= t.m && stripes > 2 {
 		stripes /= 2
@@ -433,15 +443,4 @@ func (s *ctable) remove(b uint64, v uint32) bool {
 		}
 	}
 	return false
-}
-
-// double returns the table of the next stage of a growable table, holding
-// every value of s, as table.double makes it (geometry.go). Its words are
-// written with plain stores: nobody can read the new table before it is
-// published.
-func (s *ctable) double() *ctable {
-	n := newCtable(tableShape(s.t.m0, s.t.fbits, s.t.g, s.t.k+1, s.t.layout))
-	n.rec = s.rec
-	s.t.doubleInto(&n.t)
-	return n
 }

@@ -174,9 +174,11 @@ func TestConcurrentSameTableAsFilter(t *testing.T) {
 	}
 }
 
-// TestConcurrentDouble checks that a ctable doubles to the bits
-// table.double gives, for both layouts and several widths and stages.
-func TestConcurrentDouble(t *testing.T) {
+// TestCtableOver checks that a ctable taking over a table built by a
+// Filter's code (a growable ConcurrentFilter's doubled tables) reads it as
+// it is, through the readers' atomic loads, for both layouts and several
+// widths and stages: every bucket's bits, including the last bucket's.
+func TestCtableOver(t *testing.T) {
 	for _, layout := range layouts {
 		for _, c := range []struct {
 			m0    uint64
@@ -189,11 +191,25 @@ func TestConcurrentDouble(t *testing.T) {
 				for fc.count < fc.t.stageCapacity() {
 					_ = fc.insertAt(fc.t.place(r.Uint64()))
 				}
-				s := ctableOf(&fc.t)
 				fc.grow()
-				d := s.double()
-				if got := d.t.data[:len(fc.t.data)]; !bytes.Equal(got, fc.t.data) {
-					t.Fatalf("%v f=%d g=%d: stage %d doubles differently", layout, c.fbits, c.g, fc.t.k)
+				want := append([]byte(nil), fc.t.data...)
+				s := ctableOver(fc.t)
+				if uint64(len(s.words)) != ctableWords(s.t.m, s.t.bbits) {
+					t.Fatalf("%v f=%d: %d words, want %d", layout, c.fbits, len(s.words), ctableWords(s.t.m, s.t.bbits))
+				}
+				n := s.t.bbits
+				for b := range s.t.m {
+					lo, hi := s.wide(b)
+					wlo, whi := bucket128(want, b*uint64(n))
+					mlo, mhi := ^uint64(0), ^uint64(0)
+					if n < 64 {
+						mlo, mhi = 1<<n-1, 0
+					} else if n < 128 {
+						mhi = 1<<(n-64) - 1
+					}
+					if lo&mlo != wlo&mlo || hi&mhi != whi&mhi {
+						t.Fatalf("%v f=%d g=%d stage %d: bucket %d reads %#x %#x, holds %#x %#x", layout, c.fbits, c.g, s.t.k, b, lo&mlo, hi&mhi, wlo&mlo, whi&mhi)
+					}
 				}
 			}
 		}

@@ -154,10 +154,8 @@ func (x *placedKey) placeIn(t *table) (b1 uint64, v1 uint32, b2 uint64, v2 uint3
 // doublings takes a tiny MaxKicks or keys that collide on purpose; each
 // such failure repeats the doublings.)
 //
-// The concurrent filter's insertSlow follows the same policy on tables no
-// reader sees until one takes the key. The two share no loop: written once
-// behind an interface, the loop made every core that calls insert escape,
-// Build's on the stack too, an allocation a built filter.
+// The concurrent filter's insertSlow runs it too, on a core over its
+// current table, once the first write is to a doubled table no reader sees.
 func (c *core) insertGrowing(x *placedKey, failed bool) error {
 	if !failed && c.count >= c.t.stageCapacity() {
 		if c.t.countMatches(x.placeIn(&c.t)) == 2*slotsPerBucket {

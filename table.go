@@ -198,8 +198,11 @@ func newStage(m0 uint64, fbits, g, k uint, layout Layout) table {
 
 // newTableData allocates a zeroed table of n bytes, asking for huge pages
 // where the platform has them (pages_linux.go) before any page is touched.
+// The bytes are the memory of whole 64-bit words, so that a ConcurrentFilter
+// can take over a table a Filter's code built (ctableOver).
 func newTableData(n uint64) []byte {
-	d := make([]byte, n)
+	w := make([]uint64, (n+7)/8)
+	d := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), len(w)*8)[:n]
 	adviseHugePages(d)
 	return d
 }
