@@ -121,7 +121,7 @@ func (f *ConcurrentFilter[T]) Merge(o *Filter[T]) error {
 	if err := m.c.mergeTable(&o.c.t); err != nil { // m is a copy: merge in place
 		return err
 	}
-	s := ctableOf(&m.c.t)
+	s := ctableOver(m.c.t) // m's own table: the snapshot's copy or a doubling of it
 	c.count, c.rng = m.c.count, m.c.rng
 	c.publish(s)
 	c.publishCount()

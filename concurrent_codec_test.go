@@ -116,6 +116,38 @@ func TestConcurrentUnmarshalOneTable(t *testing.T) {
 	})
 }
 
+// TestConcurrentMergeOneTable checks that Merge into a ConcurrentFilter
+// allocates one table, the copy it merges into and publishes: the bytes
+// allocated are within 1.1x SizeBytes.
+func TestConcurrentMergeOneTable(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		cfg := Config{Capacity: 1 << 20, Layout: layout}
+		c := mustNewConcurrent[uint64](t, cfg)
+		o := mustNew[uint64](t, cfg)
+		for i := range uint64(1 << 10) {
+			if err := o.Insert(i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		if err := c.Merge(o); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		got := after.TotalAlloc - before.TotalAlloc
+		if limit := 1.1 * float64(c.SizeBytes()); float64(got) > limit {
+			t.Fatalf("Merge allocated %d bytes for a %d-byte table", got, c.SizeBytes())
+		}
+		for i := range uint64(1 << 10) {
+			if !c.Contains(i) {
+				t.Fatalf("false negative %d", i)
+			}
+		}
+	})
+}
+
 // TestConcurrentReadFrom reads concurrent filters back to back from one
 // stream, and refuses a cut one.
 func TestConcurrentReadFrom(t *testing.T) {
