@@ -87,31 +87,21 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 }
 
 // moveNear is search and apply for the commonest displacement, written
-// out: a fixed packed table with f <= 16, whose key's full buckets i1 and
-// i2 (read as w1 and w2, narrowWord) hold a fingerprint with a free slot
-// in its other bucket. It looks at the eight in search's order, i1's slots
+// out: a fixed table with f <= 16, whose key's full buckets i1 and i2
+// (read as w1 and w2, narrowWord) hold a fingerprint with a free slot in
+// its other bucket. It looks at the eight in search's order, i1's slots
 // then i2's, and moves the first such one, as apply moves a path of one
 // step: into the free slot, then fp into the slot it leaves. If none has
 // room it writes nothing and reports false, and search takes over.
 func (s *ctable) moveNear(i1, w1, i2, w2 uint64, fp uint32) bool {
-	// What it needs, in locals: the compiler reloads fields after a store.
 	t := &s.t
-	data, m, bbits := t.data, t.m0, uint64(t.bbits)
-	f, mask := t.f&31, uint64(t.slotMax)
-	ones, tops := t.lanes.onesLo, t.lanes.topsLo
-	free := func(i uint64) uint64 { // freeMarks(narrowWord(i))
-		p := i * bbits
-		w := load64At(data, p>>3) >> (p & 7)
-		return (w - ones) &^ w & tops
-	}
 	for _, b := range [2][2]uint64{{i1, w1}, {i2, w2}} {
-		i, w := b[0], b[1]
-		for k := range uint(slotsPerBucket) {
-			v := uint32(w >> (k * f) & mask)
-			o := altOn(i, v, m)
-			if z := free(o); z != 0 {
-				s.fill(o*bbits+t.firstSlot(z, 0), v)
-				s.putSlot(i, k, fp, false)
+		i, slots := b[0], t.slotsOfNarrow(b[1])
+		for k, v := range slots {
+			o := t.alt(i, v)
+			if w := t.narrowWord(o); t.freeIn(w) {
+				s.addNarrow(o, w, v)
+				s.put(i, slots, k, fp)
 				return true
 			}
 		}

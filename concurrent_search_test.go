@@ -81,52 +81,58 @@ func testSearchPaths(t *testing.T, cfg Config) {
 }
 
 // TestMoveNear checks the written-out one-step displacement against the
-// search it stands in for: on tables filled to capacity, for keys whose
+// search it stands in for: on tables of both layouts filled to capacity, for keys whose
 // two buckets are full, moveNear succeeds exactly when search finds a path
 // of one step, and then leaves the table's words as apply leaves them on a
 // copy; when it fails it has written nothing.
 func TestMoveNear(t *testing.T) {
-	for _, f := range []int{4, 8, 13, 16} {
-		t.Run(fmt.Sprintf("f=%d", f), func(t *testing.T) {
-			c := mustNewConcurrent[uint64](t, Config{Capacity: 2000, FingerprintBits: f})
-			for k := uint64(0); k < 2000; k++ {
-				if err := c.Insert(k); err != nil {
-					t.Fatal(err)
-				}
+	for _, layout := range layouts {
+		for _, f := range []int{4, 8, 13, 16} {
+			t.Run(fmt.Sprintf("%v/f=%d", layout, f), func(t *testing.T) {
+				testMoveNear(t, Config{Capacity: 2000, FingerprintBits: f, Layout: layout})
+			})
+		}
+	}
+}
+
+func testMoveNear(t *testing.T, cfg Config) {
+	c := mustNewConcurrent[uint64](t, cfg)
+	for k := uint64(0); k < uint64(cfg.Capacity); k++ {
+		if err := c.Insert(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := c.c.cur.Load()
+	moved, longer := 0, 0
+	for k := uint64(1 << 40); moved < 100 || longer < 20; k++ {
+		if k > 1<<40+1_000_000 {
+			t.Fatalf("%d one-step moves and %d other searches in 1M keys", moved, longer)
+		}
+		fp, i1 := s.t.locate(c.Hash(k))
+		i2 := s.t.alt(i1, fp)
+		if s.t.hasFree(i1) || s.t.hasFree(i2) {
+			continue
+		}
+		q, end := s.search(make([]pathNode, 0, searchBuckets*DefaultMaxKicks+2), DefaultMaxKicks, i1, fp, i2, fp)
+		want := ctableOf(&s.t)
+		oneStep := end >= 0 && q[q[end].parent].parent < 0
+		if end >= 0 {
+			want.apply(q, end)
+		}
+		got := ctableOf(&s.t)
+		if ok := got.moveNear(i1, got.t.narrowWord(i1), i2, got.t.narrowWord(i2), fp); ok != oneStep {
+			t.Fatalf("key %d: moveNear %v, search found a path of one step: %v", k, ok, oneStep)
+		}
+		if !oneStep {
+			want = ctableOf(&s.t)
+			longer++
+		} else {
+			moved++
+		}
+		for i := range want.words {
+			if got.words[i] != want.words[i] {
+				t.Fatalf("key %d: word %d is %#x after moveNear, %#x after search and apply", k, i, got.words[i], want.words[i])
 			}
-			s := c.c.cur.Load()
-			moved, longer := 0, 0
-			for k := uint64(1 << 40); moved < 100 || longer < 20; k++ {
-				if k > 1<<40+1_000_000 {
-					t.Fatalf("%d one-step moves and %d other searches in 1M keys", moved, longer)
-				}
-				fp, i1 := s.t.locate(c.Hash(k))
-				i2 := s.t.alt(i1, fp)
-				if s.t.hasFree(i1) || s.t.hasFree(i2) {
-					continue
-				}
-				q, end := s.search(make([]pathNode, 0, searchBuckets*DefaultMaxKicks+2), DefaultMaxKicks, i1, fp, i2, fp)
-				want := ctableOf(&s.t)
-				oneStep := end >= 0 && q[q[end].parent].parent < 0
-				if end >= 0 {
-					want.apply(q, end)
-				}
-				got := ctableOf(&s.t)
-				if ok := got.moveNear(i1, got.t.narrowWord(i1), i2, got.t.narrowWord(i2), fp); ok != oneStep {
-					t.Fatalf("key %d: moveNear %v, search found a path of one step: %v", k, ok, oneStep)
-				}
-				if !oneStep {
-					want = ctableOf(&s.t)
-					longer++
-				} else {
-					moved++
-				}
-				for i := range want.words {
-					if got.words[i] != want.words[i] {
-						t.Fatalf("key %d: word %d is %#x after moveNear, %#x after search and apply", k, i, got.words[i], want.words[i])
-					}
-				}
-			}
-		})
+		}
 	}
 }
