@@ -97,17 +97,7 @@ func TestConcurrentUnmarshalOneTable(t *testing.T) {
 		}
 		data, _ := f.MarshalBinary()
 		var c ConcurrentFilter[uint64]
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		if err := c.UnmarshalBinary(data); err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&after)
-		got := after.TotalAlloc - before.TotalAlloc
-		if limit := 1.1 * float64(c.SizeBytes()); float64(got) > limit {
-			t.Fatalf("UnmarshalBinary allocated %d bytes for a %d-byte table", got, c.SizeBytes())
-		}
+		checkOneTable(t, "UnmarshalBinary", &c, func() error { return c.UnmarshalBinary(data) })
 		for i := range uint64(1 << 19) {
 			if !c.Contains(i) {
 				t.Fatalf("false negative %d", i)
@@ -129,23 +119,30 @@ func TestConcurrentMergeOneTable(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		if err := c.Merge(o); err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&after)
-		got := after.TotalAlloc - before.TotalAlloc
-		if limit := 1.1 * float64(c.SizeBytes()); float64(got) > limit {
-			t.Fatalf("Merge allocated %d bytes for a %d-byte table", got, c.SizeBytes())
-		}
+		checkOneTable(t, "Merge", c, func() error { return c.Merge(o) })
 		for i := range uint64(1 << 10) {
 			if !c.Contains(i) {
 				t.Fatalf("false negative %d", i)
 			}
 		}
 	})
+}
+
+// checkOneTable runs op, which must succeed, and fails if it allocated
+// more than 1.1x c's SizeBytes after it: one table's worth.
+func checkOneTable(t *testing.T, name string, c *ConcurrentFilter[uint64], op func() error) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if err := op(); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	got := after.TotalAlloc - before.TotalAlloc
+	if limit := 1.1 * float64(c.SizeBytes()); float64(got) > limit {
+		t.Fatalf("%s allocated %d bytes for a %d-byte table", name, got, c.SizeBytes())
+	}
 }
 
 // TestConcurrentReadFrom reads concurrent filters back to back from one
