@@ -393,6 +393,12 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	s := c.cur.Load()
 	t := &s.t
 	if !t.class.oneWord() { // f > 16, semi-sorted f = 4, growable
+		// classGrownNarrow, tested by its fields: a second test of t.class
+		// made the compiler keep the class in a register, an instruction
+		// more on the fixed classes' path above.
+		if t.g != 0 && t.f <= 16 && t.layout == Packed {
+			return c.lookupGrownNarrow(s, h)
+		}
 		return c.lookupAt(s, h)
 	}
 	fp, i1 := t.locate(h)
@@ -427,6 +433,29 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 		hit = t.semiLanes.anyZero(t.semiLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
 	}
 	if hit {
+		return true
+	}
+	if (q1|q2)&1 == 0 && sq1.Load() == q1 && sq2.Load() == q2 {
+		return false
+	}
+	return c.lookupAt(s, h) // a write session overlapped: read again
+}
+
+// lookupGrownNarrow is lookup for a growable table whose slots are at most
+// 16 bits (classGrownNarrow), the last stages of most growable filters: a
+// key's two places as Filter's lookup computes them, one narrow load each,
+// validated as lookup validates.
+func (c *concurrent) lookupGrownNarrow(s *ctable, h uint64) bool {
+	t := &s.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	l1, l2 := t.layers(h, fp)
+	b1, v1 := t.staged(i1, l1, fp)
+	b2, v2 := t.staged(i2, l2, fp)
+	sq1, sq2 := s.stripe(b1), s.stripe(b2)
+	q1, q2 := sq1.Load(), sq2.Load()
+	w, ones := unsafe.Pointer(unsafe.SliceData(s.words)), t.lanes.onesLo
+	if t.lanes.anyZero(loadNarrow(w, b1*uint64(t.bbits))^uint64(v1)*ones, loadNarrow(w, b2*uint64(t.bbits))^uint64(v2)*ones) {
 		return true
 	}
 	if (q1|q2)&1 == 0 && sq1.Load() == q1 && sq2.Load() == q2 {
