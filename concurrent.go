@@ -668,14 +668,22 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 // After an error the table is exactly as it was.
 func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
 	// Both buckets are read before either is tested, so that their cache
-	// misses overlap.
-	lo1, hi1 := s.t.bucketAt(b1)
-	lo2, hi2 := s.t.bucketAt(b2)
-	if s.addTo(b1, lo1, hi1, v1) || s.addTo(b2, lo2, hi2, v2) {
-		c.count++
-		return nil
+	// misses overlap; buckets of at most 64 bits (a growable table's later
+	// stages) with one load each, as the common case reads them.
+	var added bool
+	if s.t.f <= 16 {
+		w1, w2 := s.t.narrowWord(b1), s.t.narrowWord(b2)
+		added = s.addNarrow(b1, w1, v1) || s.addNarrow(b2, w2, v2)
+	} else {
+		lo1, hi1 := s.t.bucketAt(b1)
+		lo2, hi2 := s.t.bucketAt(b2)
+		added = s.addTo(b1, lo1, hi1, v1) || s.addTo(b2, lo2, hi2, v2)
 	}
-	return c.displace(s, b1, v1, b2, v2)
+	if !added {
+		return c.displace(s, b1, v1, b2, v2)
+	}
+	c.count++
+	return nil
 }
 
 // displace is insertAt for buckets b1 and b2 that are full: it fails with
