@@ -622,8 +622,9 @@ func (c *concurrent) insertLocked(h uint64) error {
 		c.count++
 		return nil
 	}
-	// Both buckets are full.
-	if !s.moveNear(i1, b1, i2, b2, fp) {
+	// Both buckets are full. moveNear looks at 8 buckets, within search's
+	// budget for MaxKicks >= 2 (searchBuckets a kick).
+	if c.maxKicks < 2 || !s.moveNear(i1, b1, i2, b2, fp) {
 		return c.displace(s, i1, fp, i2, fp)
 	}
 	c.count++
@@ -652,11 +653,13 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 	g := newCore(reader{t: s.t, count: c.count}, c.maxKicks)
 	g.rng = c.rng
 	x := placedKey{h: h}
-	err := g.insertGrowing(&x, !full)
-	c.rng = g.rng
-	if err != nil {
-		return err
+	if err := g.insertGrowing(&x, !full); err != nil {
+		return err // the PRNG state too is as it was
 	}
+	if unsafe.SliceData(g.t.data) == unsafe.SliceData(s.t.data) {
+		panic("cuckoo: a growable insert ended in the published table")
+	}
+	c.rng = g.rng
 	n := ctableOver(g.t)
 	n.rec = s.rec
 	c.count = g.count

@@ -92,7 +92,9 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 // its other bucket. It looks at the eight in search's order, i1's slots
 // then i2's, and moves the first such one, as apply moves a path of one
 // step: into the free slot, then fp into the slot it leaves. If none has
-// room it writes nothing and reports false, and search takes over.
+// room it writes nothing and reports false, and search takes over. Its
+// eight buckets are within search's budget only for MaxKicks >= 2, and
+// insertLocked calls it only then.
 func (s *ctable) moveNear(i1, w1, i2, w2 uint64, fp uint32) bool {
 	t := &s.t
 	for _, b := range [2][2]uint64{{i1, w1}, {i2, w2}} {

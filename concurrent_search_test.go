@@ -136,3 +136,38 @@ func testMoveNear(t *testing.T, cfg Config) {
 		}
 	}
 }
+
+// TestMoveNearWithinBudget checks that with MaxKicks 1, where search
+// examines only the first bucket's four fingerprints, an insert into two
+// full buckets succeeds exactly when search finds a path: moveNear, which
+// looks at eight, is not used.
+func TestMoveNearWithinBudget(t *testing.T) {
+	for _, layout := range layouts {
+		c := mustNewConcurrent[uint64](t, Config{Capacity: 2000, FingerprintBits: 13, Layout: layout, MaxKicks: 1})
+		r := newRand(1)
+		for c.InsertHash(r.Uint64()) == nil {
+		}
+		s := c.c.cur.Load()
+		tried, found := 0, 0
+		for tried < 300 {
+			h := r.Uint64()
+			fp, i1 := s.t.locate(h)
+			i2 := s.t.alt(i1, fp)
+			if s.t.hasFree(i1) || s.t.hasFree(i2) {
+				continue
+			}
+			tried++
+			_, end := s.search(make([]pathNode, 0, searchBuckets+2), 1, i1, fp, i2, fp)
+			if end >= 0 {
+				found++
+			}
+			d := NewConcurrentFrom(c.Snapshot())
+			if err := d.InsertHash(h); (err == nil) != (end >= 0) {
+				t.Fatalf("%v: hash %#x: Insert returned %v, search found a path: %v", layout, h, err, end >= 0)
+			}
+		}
+		if found == 0 || found == tried {
+			t.Fatalf("%v: search found a path for %d of %d keys: the test needs both", layout, found, tried)
+		}
+	}
+}

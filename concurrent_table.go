@@ -17,10 +17,12 @@ import (
 //
 // Readers load words only with atomic.LoadUint64 (word, loadNarrow). The
 // writer (one at a time, under the filter's mutex) reads the table through
-// t, with plain loads, since nothing else writes it, and stores words only
-// with release stores (storeRelease), inside a write session (the version
-// of the bucket's stripe goes odd before the first store and even after
-// the last) unless it only fills an empty slot (put).
+// t, with plain loads, since nothing else writes it, and stores only with
+// release stores (storeRelease), inside a write session (the version of
+// the bucket's stripe goes odd before the first store and even after the
+// last) unless it only fills an empty slot (put). Where unalignedLoads
+// (amd64 outside the race detector), the stores of fill and of bits that
+// straddle two words are 8 bytes at any address; see fill.
 //
 // A ctable is published once (concurrent.cur) and then only changed in
 // place by writes; growth and Reset publish another one and never write the
@@ -192,9 +194,12 @@ func (s *ctable) bucketMatches(b uint64, v uint32) (mlo, mhi uint64) {
 // one store of the 8 bytes from the slot's first byte holds it (7 bits of
 // offset and 32 of slot). Its other bytes are stored as they were, and
 // only the writer stores, so a reader that loads any of them sees what it
-// would have seen without the store; if the store straddles two words, a
-// reader may see one half before the other, as it may see the first of
-// the two stores below without the second.
+// would have seen without the store. Neither Intel nor AMD promises that a
+// misaligned store is seen whole (AMD not even across an 8-byte boundary),
+// so a reader may see any part of the slot's new bits, as it may see the
+// first of the two word stores below without the second: a fill is safe
+// anyway, since it only turns zero bits into v and removes nothing a
+// reader must find (concurrent.go).
 func (s *ctable) fill(p uint64, v uint32) {
 	if unalignedLoads {
 		a := (*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), p>>3))
@@ -259,7 +264,9 @@ func (s *ctable) record(version bool, i, v uint64) {
 }
 
 // recordBytes records, for the model test, the store of the 8 bytes from
-// byte o as the stores of the one or two words they lie in.
+// byte o as the stores of the one or two words they lie in, lower word
+// first. Hardware may show the higher one first; the model does not try
+// that order, which is safe for the same reason as this one (fill).
 //
 //go:noinline
 func (s *ctable) recordBytes(o uint64) {
@@ -306,8 +313,13 @@ func (s *ctable) storeBits(p uint64, n uint, lo, hi uint64, plain bool) {
 // storeSlot sets the n < 64 bits at bit p to v, storing the one or two
 // words they lie in where they change. Where they lie in two words and
 // unalignedLoads, it makes one store of the 8 bytes from their first byte
-// if those hold them, as fill does: a reader could see one of the two
-// word stores without the other, and sees no more of this one.
+// if those hold them, as fill does. A reader may see part of such a store,
+// as it may see one of two word stores without the other, so the callers
+// make every store of straddling bits either a fill of an empty slot
+// (putSlot of an empty packed slot) or part of a write session (putSlot,
+// putBucket and put otherwise), whose versions catch a torn read; bits
+// within one word are stored as that word, atomically, which the fills of
+// a semi-sorted bucket without a session rely on.
 func (s *ctable) storeSlot(p uint64, n uint, v uint64) {
 	if unalignedLoads && p&63+uint64(n) > 64 && p&7+uint64(n) <= 64 {
 		a := (*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), p>>3))

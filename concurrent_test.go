@@ -610,3 +610,41 @@ func TestConcurrentString(t *testing.T) {
 		t.Fatalf("zero: %q", s)
 	}
 }
+
+// TestConcurrentFailedGrowthUnchanged checks that an insert that fails
+// after doubling (its buckets, at every stage, full of keys that share
+// them) leaves the filter exactly as it was, its encoding included, which
+// holds the displacement PRNG's state.
+func TestConcurrentFailedGrowthUnchanged(t *testing.T) {
+	for _, layout := range layouts {
+		c := mustNewConcurrent[uint64](t, Config{Capacity: 100, MaxCapacity: 200, FingerprintBits: 12, Layout: layout})
+		s := c.c.cur.Load()
+		next := s.t.double() // the stage the failing insert doubles to
+		b1, _, b2, _ := s.t.place(0)
+		n1, _, n2, _ := next.place(0)
+		var same []uint64 // hashes with the buckets of hash 0 at both stages
+		seen := map[uint32]bool{}
+		hi := (b1<<32 + s.t.m0 - 1) / s.t.m0 // the high half that locates bucket b1
+		for i := uint64(0); len(same) < 2*slotsPerBucket+1; i++ {
+			h := hi<<32 | i*0x9e3779b9&(1<<32-1) // low halves spread over the fingerprints
+			x1, v, x2, _ := s.t.place(h)
+			y1, _, y2, _ := next.place(h)
+			if x1 == b1 && x2 == b2 && y1 == n1 && y2 == n2 && !seen[v] {
+				seen[v] = true // another fingerprint: not a copy
+				same = append(same, h)
+			}
+		}
+		for _, h := range same[:2*slotsPerBucket] {
+			if err := c.InsertHash(h); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before, _ := c.MarshalBinary()
+		if err := c.InsertHash(same[2*slotsPerBucket]); !errors.Is(err, ErrFull) {
+			t.Fatalf("%v: the ninth key sharing two buckets: %v", layout, err)
+		}
+		if after, _ := c.MarshalBinary(); !bytes.Equal(before, after) {
+			t.Fatalf("%v: a failed insert changed the encoding", layout)
+		}
+	}
+}
