@@ -81,8 +81,8 @@ func AppendCompactHashes[T Hashable](b []byte, cfg Config, hashes []uint64) ([]b
 	})
 	t := &c.t
 	b = b[:start+1+int(t.m*uint64(t.bbits)/8)]
-	b[start] = formatVersion3
-	return appendCompactTrailer(b, &c.reader, kindOf[T]().family()), nil
+	b[start] = formatVersion4
+	return appendCompactTrailer(b, start, &c.reader, kindOf[T]().family()), nil
 }
 
 // buildReader checks a Build Config for n keys of type T and returns the

@@ -219,10 +219,10 @@ func ExampleBuild() {
 	if err != nil {
 		panic(err)
 	}
-	enc, _ := f.AppendCompact(nil) // 9 bytes more than the buckets
+	enc, _ := f.AppendCompact(nil) // 5 bytes more than the buckets
 	ok, _ := ContainsEncoded(enc, "carol")
 	fmt.Println(f.Len(), len(enc), ok)
-	// Output: 4 19 true
+	// Output: 4 15 true
 }
 
 // TestAppendCompactHashes: the bytes AppendCompactHashes appends are

@@ -129,7 +129,7 @@
 // # Many small filters
 //
 // AppendCompact writes a fixed, unkeyed filter in the compact encoding
-// (format version 3): its buckets and 9 bytes, for containers that record
+// (format version 4): its buckets and 4 to 9 bytes, for containers that record
 // each filter's length and checksum their blocks, such as a storage
 // engine's filter blocks. ContainsEncoded probes any encoding where it
 // lies, with no View and no allocation. A writer that keeps only the

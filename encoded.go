@@ -42,24 +42,27 @@ func ContainsHashEncoded(data []byte, h uint64) (bool, error) {
 
 // containsEncoded is ContainsEncoded for the key of kind k at p (for
 // kindHash, the hash itself, which matches every family). The common case,
-// a compact encoding with the default seed, is tested here from one load of
-// the trailer, and its key hashed and probed with no call but the hash's
-// and the probe's; every other case, and every error, goes to
-// containsOther.
+// a version 4 encoding with the default seed, is tested here from one load
+// of its last 8 bytes, which hold its whole trailer, and its key hashed and
+// probed with no call but the hash's and the probe's; every other case,
+// and every error, goes to containsOther.
 func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	n := uint64(len(data))
-	if n < 1+compactTrailer || data[0] != formatVersion3 {
+	if n < 9 || data[0] != formatVersion4 {
 		return containsOther(data, k, p)
 	}
-	tr := binary.LittleEndian.Uint64(data[n-compactTrailer:])
-	w := uint32(tr >> 32) // family, layout, bits, flags
-	c := compactChecks[k]
-	s := shapes[w>>8&1][w>>16&63]
-	if (w^uint32(c))&uint32(c>>32) != 0 || w&3 == 0 || s == nil {
+	tr := binary.LittleEndian.Uint64(data[n-8:]) // the trailer, with no seed
+	s := compactShapes[tr>>56]
+	c := tr>>48&0xff ^ flag4Mark // the count's bytes: the seed's flag or a wrong mark goes to containsOther
+	if s == nil || c > 5 || tr>>40&0xff != n&0xff || kindFamilies[k]>>(tr>>62)&1 == 0 {
 		return containsOther(data, k, p)
 	}
-	m, ok := s.bucketCount((n - 1 - compactTrailer) * 8)
-	if !ok || uint64(uint32(tr)) > m*slotsPerBucket {
+	// The count fills the trailer up to the probes' reach, or is in the
+	// fewest bytes that hold it: its top byte, tr's fifth, is not 0.
+	tail := compactFields4 + c // at most 8
+	count := tr & (1<<40 - 1) >> ((40 - 8*c) & 63)
+	m, ok := s.bucketCount((n - 1 - tail) * 8)
+	if !ok || tail < uint64(s.reach) || tail != uint64(s.reach) && c != 0 && tr>>32&0xff == 0 || count > m*slotsPerBucket {
 		return containsOther(data, k, p)
 	}
 	var h uint64
@@ -79,43 +82,49 @@ func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	return s.probeFixed(data[1:], m, h), nil
 }
 
-// compactChecks holds, for each key kind, the test of a compact trailer's
-// upper word (family, layout, fingerprint bits and flags, a byte each) that
-// its fast path takes: the word XOR the low half, under the mask in the
-// high half, must be zero. The family must be the kind's (for kindHash,
-// any of 1..3, with the test that it is not 0), the layout 0 or 1, the
-// width under 64 and no flag set.
-var compactChecks = func() (c [256]uint64) {
-	const any = 0xff_c0_fe_fc // flags, bits >= 64, layout > 1, family > 3
-	for k := range c {
-		c[k] = (any | 0xff) << 32
-		if kind := keyKind(k); kind == kindHash {
-			c[k] = any << 32
-		} else if kind&kindKeyed == 0 && kind != kindInvalid {
-			c[k] |= uint64(kind.family())
+// compactShapes is the shape of each version 4 shape byte, nil for a byte
+// of no shape (a width above 32 bits, or no key family).
+var compactShapes = func() (s [256]*shape) {
+	for b := range s {
+		if f := uint(b&31) + minFingerprintBits; f <= maxFingerprintBits && b>>6 != 0 {
+			s[b] = shapeOf(Layout(b>>5&1), f)
 		}
 	}
-	return c
+	return s
+}()
+
+// kindFamilies holds, for each key kind, the key families (bit i for
+// family i) whose encodings it reads: its own for an unkeyed kind, every
+// one for kindHash.
+var kindFamilies = func() (f [256]uint8) {
+	for k := range f {
+		if kind := keyKind(k); kind == kindHash {
+			f[k] = 1<<kindInt | 1<<kindFloat | 1<<kindBytes
+		} else if kind&kindKeyed == 0 && kind != kindInvalid {
+			f[k] = 1 << kind.family()
+		}
+	}
+	return f
 }()
 
 // containsOther is containsEncoded for what its fast path does not take:
-// a compact encoding with a seed, a header (versions 1 and 2), or bytes it
-// cannot read, which answer true and the error.
+// a compact encoding with a seed, one of version 3, a header (versions 1
+// and 2), or bytes it cannot read, which answer true and the error.
 //
 //go:noinline
 func containsOther(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
-	if len(data) == 0 || data[0] != formatVersion3 {
+	if len(data) == 0 || !isCompact(uint16(data[0])) {
 		return containsHeaded(data, k, p)
 	}
-	layout, f, kind, m, _, seed, ok := readCompact(data)
-	if !ok {
-		return true, compactFault(data)
+	h, err := parseCompact(data)
+	if err != nil {
+		return true, err
 	}
-	if k != kindHash && kind != k.family() {
-		return true, errFamily(kind, k)
+	if k != kindHash && h.kind != k.family() {
+		return true, errFamily(h.kind, k)
 	}
-	h := newHasher(seed)
-	return shapeOf(layout, f).probeFixed(data[1:], m, h.key(k, p)), nil
+	hs := newHasher(h.seed)
+	return shapeOf(h.layout, h.f).probeFixed(data[1:], h.m, hs.key(k, p)), nil
 }
 
 // containsHeaded is containsEncoded for the versions with a header (1 and

@@ -84,10 +84,10 @@ type header struct {
 // size is the length of the header: a compact encoding's is its version
 // byte.
 func (h *header) size() uint64 {
-	switch h.version {
-	case formatVersion1:
+	switch {
+	case h.version == formatVersion1:
 		return headerSize
-	case formatVersion3:
+	case isCompact(h.version):
 		return 1
 	}
 	return headerSize2
@@ -98,15 +98,15 @@ func (h *header) size() uint64 {
 // whose seed and trailer are the padding.
 func (h *header) tableSize() uint64 {
 	bbits := bucketBits(h.layout, h.f+h.g-h.k)
-	if h.version == formatVersion3 {
-		return compactLen(h.m, bbits, h.seed) - 1
+	if isCompact(h.version) {
+		return h.m*uint64(bbits)/8 + compactTail(h.version, shapeOf(h.layout, h.f), h.seed, h.count)
 	}
 	return tableBytes(h.m, bbits)
 }
 
 // checksumLen is the length of the checksum that ends the encoding.
 func (h *header) checksumLen() uint64 {
-	if h.version == formatVersion3 {
+	if isCompact(h.version) {
 		return 0
 	}
 	return checksumSize
@@ -246,7 +246,7 @@ func parseHeader(b []byte) (header, error) {
 // platform's int gives an error wrapping ErrIncompatible. It never panics
 // and allocates nothing but an error.
 func EncodedLen(data []byte) (int, error) {
-	if len(data) > 0 && data[0] == formatVersion3 {
+	if len(data) > 0 && isCompact(uint16(data[0])) {
 		return 0, errCompactLen
 	}
 	h, err := parseHeader(data)
@@ -282,12 +282,12 @@ const (
 
 // errCompactLen is EncodedLen's and ReadFrom's error for a compact
 // encoding, whose length only its container knows.
-var errCompactLen = formatErr(ErrIncompatible, "a compact encoding (version 3) does not record its length: read it whole, then UnmarshalBinary or NewView")
+var errCompactLen = formatErr(ErrIncompatible, "a compact encoding (version 3 or 4) does not record its length: read it whole, then UnmarshalBinary or NewView")
 
 // parseAny is parseHeader, or parseCompact for a compact encoding, which
 // must then be all of data.
 func parseAny(data []byte) (header, error) {
-	if len(data) > 0 && data[0] == formatVersion3 {
+	if len(data) > 0 && isCompact(uint16(data[0])) {
 		return parseCompact(data)
 	}
 	return parseHeader(data)
@@ -327,7 +327,7 @@ func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (heade
 	t := tableShape(h.m>>h.k, h.f, h.g, h.k, h.layout)
 	t.data = data[h.size():end:end]
 	if level == checkAll {
-		if err := t.checkStructure(h.count, h.version != formatVersion3); err != nil {
+		if err := t.checkStructure(h.count, !isCompact(h.version)); err != nil {
 			return h, table{}, err
 		}
 	}
@@ -505,7 +505,7 @@ func (f *Filter[T]) UnmarshalBinary(data []byte) error {
 // of its buckets in a new table. A compact encoding's buckets are followed
 // by its trailer, not by zeros.
 func padded(h *header, t table, owned bool) []byte {
-	if owned && h.version != formatVersion3 {
+	if owned && !isCompact(h.version) {
 		return t.data
 	}
 	d := newTableData(tableBytes(t.m, t.bbits))
@@ -552,7 +552,7 @@ func readEncoding(r io.Reader) ([]byte, error) {
 	// The magic and version first: they say how long the header is.
 	n, err := io.ReadFull(r, head[:offVersion+2])
 	if err == nil {
-		if head[0] == formatVersion3 {
+		if isCompact(uint16(head[0])) {
 			return head[:n], errCompactLen
 		}
 		if err = checkVersion(head[:]); err != nil {

@@ -30,11 +30,14 @@ func addFormatSeeds(f *testing.F) {
 		cfg := Config{Capacity: 4, MaxCapacity: 32, FingerprintBits: 7, Layout: l}
 		f.Add(mustMarshal(f, builtFilter(f, cfg, 3, intKey)))
 		f.Add(mustMarshal(f, builtFilter(f, cfg, 20, intKey)))
-		// Version 3: compact, with the default seed and another.
+		// Versions 4 and 3: compact, with the default seed and another.
 		for _, seed := range []uint64{0, 3} {
-			cfg := Config{Capacity: 6, FingerprintBits: 11, Layout: l, Seed: seed}
-			f.Add(mustCompact(f, builtFilter(f, cfg, 6, intKey)))
-			f.Add(mustCompact(f, builtFilter(f, cfg, 5, stringKey)))
+			for _, bits := range []int{4, 11, 17} {
+				cfg := Config{Capacity: 6, FingerprintBits: bits, Layout: l, Seed: seed}
+				f.Add(mustCompact(f, builtFilter(f, cfg, 6, intKey)))
+				f.Add(mustCompact(f, builtFilter(f, cfg, 5, stringKey)))
+				f.Add(appendCompact3(builtFilter(f, cfg, 6, intKey)))
+			}
 		}
 	}
 	for _, c := range compactGolden {
@@ -47,7 +50,10 @@ func addFormatSeeds(f *testing.F) {
 // reencode is the encoding of g in the version of data: compact, or the
 // version with a header that MarshalBinary picks.
 func reencode[T Hashable](t *testing.T, g *Filter[T], data []byte) []byte {
-	if data[0] == formatVersion3 {
+	switch data[0] {
+	case formatVersion3:
+		return appendCompact3(g)
+	case formatVersion4:
 		return mustCompact(t, g)
 	}
 	return mustMarshal(t, g)
@@ -77,9 +83,9 @@ func fuzzUnmarshal[T Hashable](t *testing.T, data []byte) bool {
 		t.Fatal("the decoded filter re-encodes differently")
 	}
 	var r Filter[T]
-	if n, err := r.ReadFrom(bytes.NewReader(data)); data[0] != formatVersion3 && (err != nil || n != int64(len(data))) {
+	if n, err := r.ReadFrom(bytes.NewReader(data)); !isCompact(uint16(data[0])) && (err != nil || n != int64(len(data))) {
 		t.Fatalf("ReadFrom: %d bytes, %v; UnmarshalBinary accepted them", n, err)
-	} else if data[0] == formatVersion3 && !errors.Is(err, ErrIncompatible) {
+	} else if isCompact(uint16(data[0])) && !errors.Is(err, ErrIncompatible) {
 		t.Fatalf("ReadFrom of a compact encoding: %v", err)
 	}
 	text, err := g.MarshalText()
@@ -119,7 +125,7 @@ func fuzzView[T Hashable](t *testing.T, data []byte, key func(int) T) bool {
 	}
 	// EncodedLen never panics, and knows the length of what NewView accepts,
 	// but for a compact encoding, which does not record it.
-	if n, lerr := EncodedLen(data); err == nil && data[0] != formatVersion3 && (lerr != nil || n != len(data)) {
+	if n, lerr := EncodedLen(data); err == nil && !isCompact(uint16(data[0])) && (lerr != nil || n != len(data)) {
 		t.Fatalf("NewView accepted %d bytes; EncodedLen says %d, %v", len(data), n, lerr)
 	}
 	// The unverified view may accept a corrupt table, but must not panic.
@@ -140,6 +146,6 @@ func fuzzView[T Hashable](t *testing.T, data []byte, key func(int) T) bool {
 	for i := range keys {
 		keys[i] = key(i)
 	}
-	checkAnswers(t, &g, v, keys, data[0] == formatVersion3)
+	checkAnswers(t, &g, v, keys, isCompact(uint16(data[0])))
 	return true
 }

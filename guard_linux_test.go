@@ -19,6 +19,68 @@ func TestGuardPage(t *testing.T) {
 	})
 }
 
+// TestGuardPageCompact is TestGuardPage for compact encodings (version 4),
+// whose trailers are no longer than the probes' reach: the encoding ends on
+// the page boundary, and ContainsHashEncoded and a view's lookups and
+// batches probe every bucket of the end of the table.
+func TestGuardPageCompact(t *testing.T) {
+	page := unix.Getpagesize()
+	forEachImpl(t, func(t *testing.T) {
+		for _, layout := range layouts {
+			for f := uint(4); f <= 32; f++ {
+				for _, m := range []uint64{2, 10, 1000} {
+					testGuardPageCompact(t, page, layout, f, m)
+				}
+			}
+		}
+	})
+}
+
+func testGuardPageCompact(t *testing.T, page int, layout Layout, f uint, m uint64) {
+	tb := newTable(m, f, layout)
+	for i := range tb.data[:len(tb.data)-tablePad] {
+		tb.data[i] = 0xff // every slot holds 2^f - 1
+	}
+	r := &reader{t: tb, h: newHasher(DefaultSeed)}
+	enc := append([]byte{formatVersion4}, tb.data[:len(tb.data)-tablePad]...)
+	enc = appendCompactTrailer(enc, 0, r, kindInt)
+	pages := (len(enc)+page-1)/page + 1
+	mem, err := unix.Mmap(-1, 0, pages*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("mmap:", err)
+	}
+	defer func() {
+		if err := unix.Munmap(mem); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	if err := unix.Mprotect(mem[(pages-1)*page:], unix.PROT_NONE); err != nil {
+		t.Fatal(err)
+	}
+	end := (pages - 1) * page
+	data := mem[end-len(enc) : end : end]
+	copy(data, enc)
+	v, err := NewViewUnverified[uint64](data)
+	if err != nil {
+		t.Fatalf("%v f=%d m=%d: %v", layout, f, m, err)
+	}
+	var hs []uint64
+	for i := m - min(m, 8); i < m; i++ {
+		for _, fp := range []uint32{1, uint32(tb.fpRange)} {
+			hs = append(hs, hashFor(&tb, i, fp))
+		}
+	}
+	found := make([]bool, len(hs))
+	v.ContainsHashBatch(hs, found)
+	for i, h := range hs {
+		want := containsGeneric(&tb, h)
+		got, err := ContainsHashEncoded(data, h)
+		if err != nil || got != want || found[i] != want || v.ContainsHash(h) != want {
+			t.Fatalf("%v f=%d m=%d hash %d: ContainsHashEncoded %v, %v; batch %v; generic %v", layout, f, m, i, got, err, found[i], want)
+		}
+	}
+}
+
 func testGuardPage(t *testing.T, page int, layout Layout) {
 	for f := uint(4); f <= 32; f++ {
 		for _, m := range []uint64{2, 10, 1000} {

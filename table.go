@@ -82,11 +82,24 @@ const tablePad = 16
 
 // probeReach is how far past the end of the last bucket the read-only
 // probes (lookups, counts, batches, the structure check) may read: 8 bytes
-// from the first byte of a bucket of at most 64 bits, 16 from that of a
-// wider one, which is at least 8 bytes long. A table that is only read (a
-// compact encoding's, encoding_compact.go) needs no more padding than that;
-// the writes of a Filter's table need tablePad.
+// from the first byte of a bucket of slots of at most 16 bits, 16 from that
+// of a bucket of wider ones, which is at least 8 bytes long. A table that
+// is only read (a compact encoding's, encoding_compact.go) needs no more
+// padding than that, and probeReachOf says how much exactly; the writes of
+// a Filter's table need tablePad.
 const probeReach = 8
+
+// probeReachOf is probeReach for a shape: the bytes the probes' loads from
+// the last bucket's first byte reach past its end. A table of an even
+// number of buckets ends on a byte boundary, so the last bucket spans
+// exactly its whole bytes.
+func probeReachOf(f, bbits uint) uint64 {
+	load := uint64(8)
+	if f > 16 {
+		load = 16
+	}
+	return load - uint64(bbits+7)/8
+}
 
 // tableBytes is the size of a table's data, padding included.
 func tableBytes(m uint64, bbits uint) uint64 {
@@ -123,6 +136,7 @@ type shape struct {
 	class   probeClass // the single-key probe (lookup.go)
 	layout  Layout
 	nibble  bool   // buckets are not whole bytes: every other one starts 4 bits into a byte
+	reach   uint8  // bytes the probes read past the last bucket: probeReachOf
 	bbytes  uint64 // bytes per bucket, for byte-aligned buckets
 	bbits   uint   // bits per bucket
 	f       uint   // bits per slot, 4..32: fbits, and g-k layer bits (geometry.go)
@@ -266,6 +280,7 @@ func makeShape(layout Layout, f uint) *shape {
 	s.bbytes = uint64(s.bbits / 8)
 	s.perBits = math.MaxUint64/uint64(s.bbits) + 1
 	s.nibble = s.bbits%8 != 0
+	s.reach = uint8(probeReachOf(f, s.bbits))
 	if layout == SemiSorted {
 		s.w = f - 4
 		s.lowMask = 1<<s.w - 1

@@ -7,10 +7,10 @@
 //
 //	db, err := leveldb.OpenFile(path, &opt.Options{Filter: leveldbfilter.New(0.01)})
 //
-// Each filter is the compact encoding (format version 3) of a cuckoo filter
+// Each filter is the compact encoding (format version 4) of a cuckoo filter
 // built for exactly the keys of its block, at the smallest size that holds
 // them; goleveldb checksums the filter block it lives in. The policy's name,
-// "cuckoo.v3", is stored in every table, and goleveldb uses a table's filter
+// "cuckoo.v4", is stored in every table, and goleveldb uses a table's filter
 // only when that name matches the policy of the options (Options.Filter or
 // one of Options.AltFilters). So a database written with another filter,
 // or with none, keeps working: its old tables are read without a filter
@@ -44,7 +44,7 @@ import (
 // Name is the policy name, written into every table made with the policy.
 // It carries the filters' format version: a policy that wrote another
 // encoding would have another name.
-const Name = "cuckoo.v3"
+const Name = "cuckoo.v4"
 
 // unreadable is what Generate writes if it cannot build a filter (which
 // does not happen for a valid rate): a one-byte encoding of no version this
@@ -76,7 +76,7 @@ func New(falsePositiveRate float64) filter.Filter {
 	return policy{cfg: cfg}
 }
 
-// Name returns "cuckoo.v3".
+// Name returns "cuckoo.v4".
 func (policy) Name() string { return Name }
 
 // NewGenerator returns a generator for one table.
@@ -84,8 +84,9 @@ func (p policy) NewGenerator() filter.FilterGenerator {
 	return &generator{cfg: p.cfg}
 }
 
-// minLen is the length of the shortest encoding: a compact one's version
-// byte and trailer, with no buckets. Shorter bytes are not a filter.
+// minLen bounds the length of an encoding from below: a compact one is its
+// version byte and at least 8 bytes of buckets and trailer. Shorter bytes
+// are not a filter.
 const minLen = 9
 
 // Contains reports whether the block of data may hold key. It answers true

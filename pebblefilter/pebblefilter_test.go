@@ -244,7 +244,7 @@ func TestPolicyRate(t *testing.T) {
 		}()
 	}
 	for _, rate := range []float64{0.5, 0.01, 1e-6} {
-		if got := pebblefilter.Policy(rate).Name(); got != "cuckoo.v3" {
+		if got := pebblefilter.Policy(rate).Name(); got != "cuckoo.v4" {
 			t.Errorf("Policy(%v).Name() = %q", rate, got)
 		}
 	}
