@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"unsafe"
 )
 
 // encodings returns a filter of n keys and its encodings in every version
@@ -201,5 +202,33 @@ func checkEncodedLikeView[T Hashable](t *testing.T, data []byte, key T) {
 	}
 	if got, _ := ContainsHashEncoded(data, v.Hash(key)); got != v.Contains(key) {
 		t.Fatalf("ContainsHashEncoded(%v) = %v", key, got)
+	}
+}
+
+// TestContainsEncodedFastPath: containsEncoded's fast path answers as
+// containsOther, the general reader, for every shape byte, flags of every
+// count length without a seed, and a few count bytes, at every length up
+// to 80: the same answer and the same error.
+func TestContainsEncodedFastPath(t *testing.T) {
+	h := uint64(0x0123456789abcdef)
+	p := unsafe.Pointer(&h)
+	data := make([]byte, 80)
+	for n := 4; n <= len(data); n++ {
+		for shape := range 256 {
+			for c := range 8 {
+				for _, count := range []byte{0, 1, 0x5a} {
+					d := data[:n]
+					for i := range d {
+						d[i] = 0x5a
+					}
+					d[0], d[n-1], d[n-2], d[n-3], d[n-4] = formatVersion4, byte(shape), flag4Mark|byte(c), byte(n), count
+					ok, err := containsEncoded(d, kindHash, p)
+					wok, werr := containsOther(d, kindHash, p)
+					if ok != wok || fmt.Sprint(err) != fmt.Sprint(werr) {
+						t.Fatalf("% x: fast path %v, %v; containsOther %v, %v", d, ok, err, wok, werr)
+					}
+				}
+			}
+		}
 	}
 }

@@ -94,7 +94,7 @@ func compactTail(version uint16, s *shape, seed, count uint64) uint64 {
 // AppendCompact appends the filter's compact encoding (FORMAT.md, version
 // 4) to b and returns the extended slice: the buckets and 4 to 9 bytes (12
 // to 16 with a seed other than DefaultSeed; 5 for a filter of 1 to 255
-// items with 10- to 16-bit fingerprints), against version 1's 84, for
+// items with 8- to 16-bit fingerprints), against version 1's 84, for
 // storage that knows each encoding's length and checksums its bytes itself,
 // such as a storage engine's filter blocks. NewView, NewViewUnverified,
 // ContainsEncoded, UnmarshalBinary and UnmarshalText read it; EncodedLen
@@ -207,6 +207,8 @@ func readCompact4(data []byte, h *header) error {
 	switch {
 	case c != countBytes4(h.count, seeded, probeReachOf(h.f, bbits)):
 		return formatErr(ErrCorrupt, "item count %d written in %d bytes", h.count, c)
+	case h.count > math.MaxUint32:
+		return formatErr(ErrCorrupt, "item count %d: a compact encoding holds fewer than 2^32", h.count)
 	case h.seed == 0:
 		return formatErr(ErrCorrupt, "seed 0 (a filter's seed is never 0)")
 	case seeded && h.seed == DefaultSeed:

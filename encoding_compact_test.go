@@ -182,7 +182,7 @@ func TestCompactChecks(t *testing.T) {
 		"mark":                  edit(2, 1),
 		"no seed flag":          edit(2, flag4Mark|1), // the seed's 8 bytes are then buckets: not a whole number of them
 		"length":                func(b []byte) []byte { b[len(b)-3]++; return b },
-		"bits 33":               edit(1, 29),
+		"bits 33":               edit(1, 1<<6|29), // integer keys
 		"family 0":              edit(1, 8),
 		"seed 0":                seed(12, 0),
 		"default seed written":  seed(12, DefaultSeed),
@@ -190,6 +190,30 @@ func TestCompactChecks(t *testing.T) {
 		"trailer only":          func(b []byte) []byte { return append(b[:1:1], b[len(b)-12:]...) },
 	})
 	testCompactChecks(t, f, mustCompact(t, f), v4, edit(4, byte(f.Len()+1)))
+	// Version 4 with the default seed, which ContainsEncoded reads on its
+	// fast path: the count (1 byte, 12-bit slots reach 2 bytes), the
+	// length's low byte, flags, shape.
+	u := builtFilter(t, Config{Capacity: 100, FingerprintBits: 12}, 100, intKey)
+	ue := mustCompact(t, u)
+	if n := len(ue); ue[n-4] != byte(u.Len()) || ue[n-2] != flag4Mark|1 {
+		t.Fatalf("the trailer % x of %d items", ue[n-4:], u.Len())
+	}
+	v4u := maps.Clone(cut)
+	maps.Copy(v4u, map[string]func([]byte) []byte{
+		"flags":                 edit(2, flag4Mark|7),
+		"mark":                  edit(2, 1),
+		"length":                func(b []byte) []byte { b[len(b)-3]++; return b },
+		"bits 33":               edit(1, 1<<6|29),
+		"family 0":              edit(1, 8),
+		"count above the slots": edit(4, byte(min(255, 4*u.c.t.m+1))),
+		"count in 2 bytes": func(b []byte) []byte {
+			n := len(b)
+			b[n-5], b[n-4], b[n-2] = b[n-4], 0, flag4Mark|2
+			return b
+		},
+		"trailer only": func(b []byte) []byte { return append(b[:1:1], b[len(b)-4:]...) },
+	})
+	testCompactChecks(t, u, ue, v4u, edit(4, byte(u.Len()+1)))
 	// Version 3: the seed, the count, family, layout, bits, flags.
 	v3 := maps.Clone(cut)
 	maps.Copy(v3, map[string]func([]byte) []byte{
@@ -258,7 +282,7 @@ func TestCompactTruncations(t *testing.T) {
 		for _, f := range []int{4, 8, 13, 17, 32} {
 			enc := mustCompact(t, builtFilter(t, Config{Capacity: 40, FingerprintBits: f, Layout: layout}, 40, stringKey))
 			for n := range len(enc) {
-				cut := bytes.Clone(enc[:n]) // its own allocation, so that a read past it is a read past the slice
+				cut := bytes.Clone(enc[:n]) // reads past the end are TestGuardPageCompact's
 				_, err := NewView[string](cut)
 				_, uerr := NewViewUnverified[string](cut)
 				_, cerr := ContainsEncoded(cut, "key-1")

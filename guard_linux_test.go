@@ -20,7 +20,8 @@ func TestGuardPage(t *testing.T) {
 }
 
 // TestGuardPageCompact is TestGuardPage for compact encodings (version 4),
-// whose trailers are no longer than the probes' reach: the encoding ends on
+// whose trailers are as short as the probes' reach allows (these, of no
+// items and the default seed, the shortest): the encoding ends on
 // the page boundary, and ContainsHashEncoded and a view's lookups and
 // batches probe every bucket of the end of the table.
 func TestGuardPageCompact(t *testing.T) {
