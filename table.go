@@ -80,19 +80,14 @@ const maxBuckets = 1 << 32
 // never starts less than one byte before the end of the buckets.
 const tablePad = 16
 
-// probeReach is how far past the end of the last bucket the read-only
-// probes (lookups, counts, batches, the structure check) may read: 8 bytes
-// from the first byte of a bucket of slots of at most 16 bits, 16 from that
-// of a bucket of wider ones, which is at least 8 bytes long. A table that
-// is only read (a compact encoding's, encoding_compact.go) needs no more
-// padding than that, and probeReachOf says how much exactly; the writes of
-// a Filter's table need tablePad.
-const probeReach = 8
-
-// probeReachOf is probeReach for a shape: the bytes the probes' loads from
-// the last bucket's first byte reach past its end. A table of an even
-// number of buckets ends on a byte boundary, so the last bucket spans
-// exactly its whole bytes.
+// probeReachOf is how far past the end of the last bucket the read-only
+// probes (lookups, counts, batches, the structure check) read, for a shape:
+// 8 bytes from the first byte of a bucket of slots of at most 16 bits, 16
+// from that of a bucket of wider ones, less the bucket's own bytes; at most
+// 8. A table that is only read (a compact encoding's, encoding_compact.go)
+// needs no more padding than that; the writes of a Filter's table need
+// tablePad. A table of an even number of buckets ends on a byte boundary,
+// so the last bucket spans exactly its whole bytes.
 func probeReachOf(f, bbits uint) uint64 {
 	load := uint64(8)
 	if f > 16 {
