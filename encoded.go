@@ -48,6 +48,8 @@ func ContainsHashEncoded(data []byte, h uint64) (bool, error) {
 // and every error, goes to containsOther.
 func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	n := uint64(len(data))
+	// A version 4 encoding is at least 9 bytes: its version, then a last
+	// bucket and a trailer that cover at least a probe's 8-byte load.
 	if n < 9 || data[0] != formatVersion4 {
 		return containsOther(data, k, p)
 	}

@@ -63,7 +63,7 @@ const (
 // isCompact reports whether an encoding whose first byte is v is compact.
 func isCompact(v uint16) bool { return v == formatVersion3 || v == formatVersion4 }
 
-// countLen is how many bytes version 4 writes an item count in.
+// countLen is the fewest bytes that hold count: 0 for 0.
 func countLen(count uint64) uint64 { return uint64(bits.Len64(count)+7) / 8 }
 
 // countBytes4 is how many bytes version 4 writes an item count in: the

@@ -70,6 +70,16 @@ func testCompactRoundTrip[T Hashable](t *testing.T, f *Filter[T], key func(int) 
 	if len(enc) != want || enc[0] != formatVersion4 {
 		t.Fatalf("compact encoding of %d bytes starting %d, want %d starting 4", len(enc), enc[0], want)
 	}
+	// What AppendCompact's documentation promises beyond the buckets.
+	extra, lo, hi := len(enc)-int(tb.m)*int(tb.bbits)/8, 4, 9
+	if f.Seed() != DefaultSeed {
+		lo, hi = 12, 16
+	} else if f.Len() >= 1 && f.Len() <= 255 && tb.fbits >= 8 && tb.fbits <= 16 {
+		lo, hi = 5, 5
+	}
+	if extra < lo || extra > hi {
+		t.Fatalf("f=%d, %d items, seed %#x: %d bytes beyond the buckets, not %d to %d", tb.fbits, f.Len(), f.Seed(), extra, lo, hi)
+	}
 	testCompactReads(t, f, enc, key)
 	// Version 3 reads as the same filter, which writes version 4.
 	v3 := appendCompact3(f)

@@ -11,12 +11,29 @@ import (
 // and kills the test. Every implementation probes every bucket of the end of
 // the table, for every width.
 func TestGuardPage(t *testing.T) {
-	page := unix.Getpagesize()
 	forEachImpl(t, func(t *testing.T) {
 		for _, layout := range layouts {
-			testGuardPage(t, page, layout)
+			for f := uint(4); f <= 32; f++ {
+				for _, m := range []uint64{2, 10, 1000} {
+					testGuardPage(t, layout, f, m)
+				}
+			}
 		}
 	})
+}
+
+func testGuardPage(t *testing.T, layout Layout, f uint, m uint64) {
+	tb := fullTable(m, f, layout)
+	tb.data = append(guardedBytes(t, len(tb.data))[:0], tb.data...)
+	hs := endHashes(&tb)
+	found := make([]bool, len(hs))
+	c := &reader{t: tb}
+	containsBatch(&c.t, hs, found)
+	for i, h := range hs {
+		if found[i] != containsGeneric(&tb, h) || c.containsHash(h) != found[i] {
+			t.Fatalf("%v f=%d m=%d hash %d: batch %v, generic %v", layout, f, m, i, found[i], containsGeneric(&tb, h))
+		}
+	}
 }
 
 // TestGuardPageCompact is TestGuardPage for compact encodings (version 4),
@@ -25,52 +42,28 @@ func TestGuardPage(t *testing.T) {
 // the page boundary, and ContainsHashEncoded and a view's lookups and
 // batches probe every bucket of the end of the table.
 func TestGuardPageCompact(t *testing.T) {
-	page := unix.Getpagesize()
 	forEachImpl(t, func(t *testing.T) {
 		for _, layout := range layouts {
 			for f := uint(4); f <= 32; f++ {
 				for _, m := range []uint64{2, 10, 1000} {
-					testGuardPageCompact(t, page, layout, f, m)
+					testGuardPageCompact(t, layout, f, m)
 				}
 			}
 		}
 	})
 }
 
-func testGuardPageCompact(t *testing.T, page int, layout Layout, f uint, m uint64) {
-	tb := newTable(m, f, layout)
-	for i := range tb.data[:len(tb.data)-tablePad] {
-		tb.data[i] = 0xff // every slot holds 2^f - 1
-	}
+func testGuardPageCompact(t *testing.T, layout Layout, f uint, m uint64) {
+	tb := fullTable(m, f, layout)
 	r := &reader{t: tb, h: newHasher(DefaultSeed)}
 	enc := append([]byte{formatVersion4}, tb.data[:len(tb.data)-tablePad]...)
 	enc = appendCompactTrailer(enc, 0, r, kindInt)
-	pages := (len(enc)+page-1)/page + 1
-	mem, err := unix.Mmap(-1, 0, pages*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
-	if err != nil {
-		t.Skip("mmap:", err)
-	}
-	defer func() {
-		if err := unix.Munmap(mem); err != nil {
-			t.Fatal(err)
-		}
-	}()
-	if err := unix.Mprotect(mem[(pages-1)*page:], unix.PROT_NONE); err != nil {
-		t.Fatal(err)
-	}
-	end := (pages - 1) * page
-	data := mem[end-len(enc) : end : end]
-	copy(data, enc)
+	data := append(guardedBytes(t, len(enc))[:0], enc...)
 	v, err := NewViewUnverified[uint64](data)
 	if err != nil {
 		t.Fatalf("%v f=%d m=%d: %v", layout, f, m, err)
 	}
-	var hs []uint64
-	for i := m - min(m, 8); i < m; i++ {
-		for _, fp := range []uint32{1, uint32(tb.fpRange)} {
-			hs = append(hs, hashFor(&tb, i, fp))
-		}
-	}
+	hs := endHashes(&tb)
 	found := make([]bool, len(hs))
 	v.ContainsHashBatch(hs, found)
 	for i, h := range hs {
@@ -82,41 +75,45 @@ func testGuardPageCompact(t *testing.T, page int, layout Layout, f uint, m uint6
 	}
 }
 
-func testGuardPage(t *testing.T, page int, layout Layout) {
-	for f := uint(4); f <= 32; f++ {
-		for _, m := range []uint64{2, 10, 1000} {
-			size := int(tableBytes(m, bucketBits(layout, f)))
-			pages := (size+page-1)/page + 1
-			mem, err := unix.Mmap(-1, 0, pages*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
-			if err != nil {
-				t.Skip("mmap:", err)
-			}
-			guard := mem[(pages-1)*page:]
-			if err := unix.Mprotect(guard, unix.PROT_NONE); err != nil {
-				t.Fatal(err)
-			}
-			tb := newTable(m, f, layout)
-			tb.data = mem[(pages-1)*page-size : (pages-1)*page : (pages-1)*page]
-			for i := range tb.data[:size-tablePad] {
-				tb.data[i] = 0xff // every slot holds 2^f - 1
-			}
-			var hs []uint64
-			for i := tb.m - min(tb.m, 8); i < tb.m; i++ {
-				for _, fp := range []uint32{1, uint32(tb.fpRange)} {
-					hs = append(hs, hashFor(&tb, i, fp))
-				}
-			}
-			found := make([]bool, len(hs))
-			c := &reader{t: tb}
-			containsBatch(&c.t, hs, found)
-			for i, h := range hs {
-				if found[i] != containsGeneric(&tb, h) || c.containsHash(h) != found[i] {
-					t.Fatalf("%v f=%d m=%d hash %d: batch %v, generic %v", layout, f, m, i, found[i], containsGeneric(&tb, h))
-				}
-			}
-			if err := unix.Munmap(mem); err != nil {
-				t.Fatal(err)
-			}
+// fullTable is a table of m buckets whose every slot holds 2^f - 1.
+func fullTable(m uint64, f uint, layout Layout) table {
+	tb := newTable(m, f, layout)
+	for i := range tb.data[:len(tb.data)-tablePad] {
+		tb.data[i] = 0xff
+	}
+	return tb
+}
+
+// endHashes are the hashes of fingerprints 1 and 2^f - 1 in each of tb's
+// last 8 buckets.
+func endHashes(tb *table) []uint64 {
+	var hs []uint64
+	for i := tb.m - min(tb.m, 8); i < tb.m; i++ {
+		for _, fp := range []uint32{1, uint32(tb.fpRange)} {
+			hs = append(hs, hashFor(tb, i, fp))
 		}
 	}
+	return hs
+}
+
+// guardedBytes returns size bytes of fresh memory that end where a
+// PROT_NONE page begins, so that a read past them faults. They are unmapped
+// when the test ends.
+func guardedBytes(t *testing.T, size int) []byte {
+	page := unix.Getpagesize()
+	pages := (size+page-1)/page + 1
+	mem, err := unix.Mmap(-1, 0, pages*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("mmap:", err)
+	}
+	t.Cleanup(func() {
+		if err := unix.Munmap(mem); err != nil {
+			t.Error(err)
+		}
+	})
+	end := (pages - 1) * page
+	if err := unix.Mprotect(mem[end:], unix.PROT_NONE); err != nil {
+		t.Fatal(err)
+	}
+	return mem[end-size : end : end]
 }
