@@ -303,12 +303,15 @@ func splitsTable(m uint64, f uint) bool {
 		}
 		var classes [64]uint32
 		most := uint32(0)
-		for fp := uint32(1); fp <= fps; fp++ {
+		fp := uint32(1)
+		// Once 1 in 16 of all fingerprints lie outside the largest class so
+		// far, no class can end up with more than 15 in 16: q does not split.
+		for ; fp <= fps && (fp-1-most)*16 < fps; fp++ {
 			c := (uint64(fp*0x9e3779b1)*m>>32 | 1) % q
 			classes[c]++
 			most = max(most, classes[c])
 		}
-		if (fps-most)*16 < fps {
+		if fp > fps && (fps-most)*16 < fps {
 			return true
 		}
 	}
