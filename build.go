@@ -106,21 +106,16 @@ func buildParams(cfg Config, n int) (params, error) {
 		return params{}, invalidField("MaxCapacity", "%d is set; a built filter is fixed", cfg.MaxCapacity)
 	}
 	cfg.Capacity = max(n, 1)
-	if cfg.FingerprintBits == 0 {
-		rate := cfg.FalsePositiveRate
-		if rate == 0 {
-			rate = DefaultFalsePositiveRate
-		}
-		if !(rate > 0 && rate < 1) {
-			return params{}, invalidField("FalsePositiveRate", "%v must be in (0, 1)", rate)
-		}
-		f, ok := bitsForLoad(rate, 1)
-		if !ok {
-			return params{}, invalidField("FalsePositiveRate", "%v needs more than %d fingerprint bits", rate, maxFingerprintBits)
-		}
-		cfg.FingerprintBits, cfg.FalsePositiveRate = int(f), 0
+	// New's sizing (resolve) is not Build's, which starts from buildStart;
+	// its tables may be full.
+	p, err := cfg.check(true)
+	if err != nil {
+		return p, err
 	}
-	return cfg.resolve()
+	if uint64(n) > maxCapacity(p.f) {
+		return p, overCapacity(n, p.f)
+	}
+	return p, checkCounts(n, buildStart(n, p.f), bucketBits(p.layout, p.f), math.MaxInt)
 }
 
 // buildKicks bounds the walk of each insert of a build of many keys: 16
@@ -213,15 +208,4 @@ func buildStart(n int, f uint) uint64 {
 	}
 	m := max(2, uint64(math.Ceil(float64(n)/(slotsPerBucket*load))))
 	return min(m+m&1, maxBuckets)
-}
-
-// bitsForLoad is the smallest width whose rate at the given load is at
-// most rate.
-func bitsForLoad(rate, load float64) (uint, bool) {
-	for f := uint(minFingerprintBits); f <= maxFingerprintBits; f++ {
-		if falsePositiveRate(f, load) <= rate {
-			return f, true
-		}
-	}
-	return 0, false
 }

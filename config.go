@@ -125,6 +125,28 @@ func invalidField(field, format string, args ...any) error {
 // resolve checks every field of c and computes the table's shape. It never
 // allocates anything proportional to the requested size.
 func (c Config) resolve() (params, error) {
+	p, err := c.check(false)
+	if err != nil {
+		return p, err
+	}
+	m, ok := bucketsFor(c.Capacity, p.f)
+	if !ok {
+		return p, overCapacity(c.Capacity, p.f)
+	}
+	if err := checkCounts(c.Capacity, m, bucketBits(p.layout, p.f), math.MaxInt); err != nil {
+		return p, err
+	}
+	p.m, p.maxCapacity = m, c.Capacity
+	if c.MaxCapacity != 0 && c.MaxCapacity != c.Capacity {
+		return p, p.growable(c.MaxCapacity)
+	}
+	return p, nil
+}
+
+// check checks every field of c but MaxCapacity and resolves all but the
+// table's size: p.m and p.maxCapacity are left 0. A FalsePositiveRate picks
+// the width for a table at its target load, or for a full one.
+func (c Config) check(full bool) (params, error) {
 	p := params{key: c.Key, capacity: c.Capacity, layout: c.Layout, seed: c.Seed, maxKicks: c.MaxKicks}
 	if c.Capacity <= 0 {
 		return p, invalidField("Capacity", "%d must be > 0", c.Capacity)
@@ -154,22 +176,11 @@ func (c Config) resolve() (params, error) {
 		if !(rate > 0 && rate < 1) { // also rejects NaN
 			return p, invalidField("FalsePositiveRate", "%v must be in (0, 1)", rate)
 		}
-		f, ok := bitsForRate(rate)
+		f, ok := bitsForRate(rate, full)
 		if !ok {
 			return p, invalidField("FalsePositiveRate", "%v needs more than %d fingerprint bits", rate, maxFingerprintBits)
 		}
 		p.f = f
-	}
-	m, ok := bucketsFor(c.Capacity, p.f)
-	if !ok {
-		return p, invalidField("Capacity", "%d is more than the largest filter holds at %d-bit fingerprints, %d", c.Capacity, p.f, maxCapacity(p.f))
-	}
-	if err := checkCounts(c.Capacity, m, bucketBits(p.layout, p.f), math.MaxInt); err != nil {
-		return p, err
-	}
-	p.m, p.maxCapacity = m, c.Capacity
-	if c.MaxCapacity != 0 && c.MaxCapacity != c.Capacity {
-		return p, p.growable(c.MaxCapacity)
 	}
 	return p, nil
 }
@@ -252,6 +263,11 @@ const spareBuckets = 2
 // items up (f >= 8), where 0.05 of the slots is more than 48.
 const minFreeSlots = 48
 
+// overCapacity is the error for a Capacity above maxCapacity(f).
+func overCapacity(capacity int, f uint) error {
+	return invalidField("Capacity", "%d is more than the largest filter holds at %d-bit fingerprints, %d", capacity, f, maxCapacity(f))
+}
+
 // maxCapacity is the largest Capacity that fits maxBuckets buckets.
 func maxCapacity(f uint) uint64 {
 	slots := float64((maxBuckets - spareBuckets - 2) * slotsPerBucket)
@@ -332,11 +348,15 @@ func falsePositiveRate(f uint, load float64) float64 {
 	return -math.Expm1(-2 * slotsPerBucket * load / float64(uint64(1)<<f-1))
 }
 
-// bitsForRate is the smallest width whose rate at its target load is at
-// most rate.
-func bitsForRate(rate float64) (uint, bool) {
+// bitsForRate is the smallest width whose rate at its target load, or in a
+// full table, is at most rate.
+func bitsForRate(rate float64, full bool) (uint, bool) {
 	for f := uint(minFingerprintBits); f <= maxFingerprintBits; f++ {
-		if falsePositiveRate(f, targetLoad(f)) <= rate {
+		load := 1.0
+		if !full {
+			load = targetLoad(f)
+		}
+		if falsePositiveRate(f, load) <= rate {
 			return f, true
 		}
 	}

@@ -65,7 +65,7 @@ func TestRateToBits(t *testing.T) {
 	// The chosen width is the smallest whose rate at the target load meets
 	// the request, for rates across the whole range.
 	for rate := 0.9; rate > 1e-9; rate /= 3 {
-		f, ok := bitsForRate(rate)
+		f, ok := bitsForRate(rate, false)
 		if !ok {
 			t.Fatalf("rate %v: no width", rate)
 		}
