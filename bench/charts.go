@@ -1,57 +1,430 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"image/color"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"sync"
 
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// series is one named line or point set, in the order first seen.
+// The charts' text is set in Go Regular, which this program carries
+// (golang.org/x/image/font/gofont): the layout is measured with it and the
+// SVG embeds it, so a browser draws the text the layout was made for
+// whatever fonts its machine has. A renderer that ignores embedded fonts
+// falls back to fallbackFamilies: Arial and its metric twins are about as
+// wide as Go Regular; a generic sans-serif such as DejaVu Sans is up to 15%
+// wider, which the layout leaves room for.
+const (
+	chartFamily      = "Go"
+	fallbackFamilies = "Arial,Helvetica,'Liberation Sans',sans-serif"
+)
+
+var chartFont = font.Font{Typeface: chartFamily, Variant: "Sans"}
+
+// setupFonts makes Go Regular the font of every plot made after it.
+var setupFonts = sync.OnceValue(func() error {
+	face, err := opentype.Parse(goregular.TTF)
+	if err != nil {
+		return fmt.Errorf("parsing Go Regular: %v", err)
+	}
+	font.DefaultCache.Add([]font.Face{{Font: chartFont, Face: face}})
+	plot.DefaultFont = chartFont
+	plotter.DefaultFont = chartFont
+	return nil
+})
+
+// Chart geometry. The legend gets a column to the right of the plot, as
+// wide as its longest entry plus fallbackSlack, and never covers data.
+const (
+	chartWidth    = 10 * vg.Inch
+	chartHeight   = 6 * vg.Inch
+	chartMargin   = vg.Length(8)
+	legendGap     = vg.Length(14) // between the plot area and the legend
+	fallbackSlack = 1.18          // legend width per measured text width
+	legendFont    = 10
+	axisLabelPad  = vg.Length(5)
+	lineWidth     = vg.Length(1.6)
+	glyphRadius   = vg.Length(3.6)
+)
+
+// palette has a dark and a light shade of ten distinct hues (after
+// Tableau 20).
+// A filter configuration gets one hue: its single lookups the dark shade,
+// its batch lookups the light one.
+var palette = [][2]color.NRGBA{
+	{rgb(0x1f77b4), rgb(0x7fb2de)}, // blue
+	{rgb(0xff7f0e), rgb(0xffb26b)}, // orange
+	{rgb(0x2ca02c), rgb(0x82d16f)}, // green
+	{rgb(0xd62728), rgb(0xff8a87)}, // red
+	{rgb(0x9467bd), rgb(0xc5b0d5)}, // purple
+	{rgb(0x8c564b), rgb(0xc49c94)}, // brown
+	{rgb(0xe377c2), rgb(0xf7b6d2)}, // pink
+	{rgb(0x4d4d4d), rgb(0xa0a0a0)}, // grey
+	{rgb(0xbcbd22), rgb(0xdbdb8d)}, // olive
+	{rgb(0x17becf), rgb(0x9edae5)}, // cyan
+}
+
+func rgb(v uint32) color.NRGBA {
+	return color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 255}
+}
+
+// marker is a point marker: a regular polygon with sides corners (a circle
+// when 0), its first corner at angle rot (radians), filled with a
+// translucent shade of its colour, so that points drawn on each other stay
+// visible, or hollow.
+type marker struct {
+	sides  int
+	rot    float64
+	scale  float64 // of the radius, so that shapes look about as large
+	hollow bool
+}
+
+// strokeMarker is a marker of crossing strokes: n of them, the first at
+// angle rot.
+type strokeMarker struct {
+	n   int
+	rot float64
+}
+
+var markers = []draw.GlyphDrawer{
+	marker{sides: 0, scale: 1},
+	marker{sides: 4, rot: math.Pi / 4, scale: 1.2},
+	marker{sides: 3, rot: math.Pi / 2, scale: 1.35},
+	marker{sides: 4, rot: 0, scale: 1.3},
+	marker{sides: 3, rot: -math.Pi / 2, scale: 1.35},
+	marker{sides: 5, rot: math.Pi / 2, scale: 1.15},
+	marker{sides: 6, rot: 0, scale: 1.1},
+	strokeMarker{n: 2, rot: 0},
+	strokeMarker{n: 2, rot: math.Pi / 4},
+	strokeMarker{n: 3, rot: math.Pi / 2},
+}
+
+func (m marker) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius * vg.Length(m.scale)
+	var p vg.Path
+	if m.sides == 0 {
+		p.Move(vg.Point{X: pt.X + r, Y: pt.Y})
+		p.Arc(pt, r, 0, 2*math.Pi)
+	} else {
+		for i := range m.sides {
+			a := m.rot + 2*math.Pi*float64(i)/float64(m.sides)
+			q := vg.Point{X: pt.X + r*vg.Length(math.Cos(a)), Y: pt.Y + r*vg.Length(math.Sin(a))}
+			if i == 0 {
+				p.Move(q)
+			} else {
+				p.Line(q)
+			}
+		}
+	}
+	p.Close()
+	if !m.hollow {
+		fill := color.NRGBAModel.Convert(sty.Color).(color.NRGBA)
+		fill.A = 0x70
+		c.SetColor(fill)
+		c.Fill(p)
+	}
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Length(1.3)})
+	c.Stroke(p)
+}
+
+func (m strokeMarker) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius * 1.25
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Length(1.6)})
+	for i := range m.n {
+		a := m.rot + math.Pi*float64(i)/float64(m.n)
+		dx, dy := r*vg.Length(math.Cos(a)), r*vg.Length(math.Sin(a))
+		var p vg.Path
+		p.Move(vg.Point{X: pt.X - dx, Y: pt.Y - dy})
+		p.Line(vg.Point{X: pt.X + dx, Y: pt.Y + dy})
+		c.Stroke(p)
+	}
+}
+
+// hollowed is m's outline: batch lookups are drawn hollow.
+func hollowed(m draw.GlyphDrawer) draw.GlyphDrawer {
+	if mm, ok := m.(marker); ok {
+		mm.hollow = true
+		return mm
+	}
+	return m
+}
+
+var batchDashes = []vg.Length{vg.Points(6), vg.Points(3)}
+
+// styles gives every filter configuration ("filter target") a hue and a
+// marker of its own, the same in every chart: those of the harness in the
+// order of specs, any other in the order first asked for.
+type styles map[string]int
+
+func newStyles() styles {
+	st := styles{}
+	for _, s := range specs {
+		for _, rate := range s.rates {
+			st.index(configName(result{filter: s.name, target: rate, fixed: s.fixed}))
+		}
+	}
+	return st
+}
+
+func configName(r result) string { return r.filter + " " + target(r) }
+
+func (st styles) index(config string) int {
+	i, ok := st[config]
+	if !ok {
+		i = len(st)
+		st[config] = i
+	}
+	return i
+}
+
+// line returns config's line and marker styles, of its batch lookups when
+// batch is set. Past the palette's hues, lines are told apart by dashes.
+func (st styles) line(config string, batch bool) (draw.LineStyle, draw.GlyphStyle) {
+	i := st.index(config)
+	shade := 0
+	if batch {
+		shade = 1
+	}
+	col := palette[i%len(palette)][shade]
+	ls := draw.LineStyle{Color: col, Width: lineWidth}
+	gs := draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: markers[i%len(markers)]}
+	if batch {
+		ls.Dashes = batchDashes
+		gs.Shape = hollowed(gs.Shape)
+	}
+	if round := i / len(palette); round > 0 {
+		ls.Dashes = []vg.Length{vg.Points(2), vg.Points(float64(2 * round))}
+	}
+	return ls, gs
+}
+
+// series is a line or point set of one filter configuration.
 type series struct {
-	names []string
-	xys   map[string]plotter.XYs
+	label  string // legend entry
+	config string // filter and target, for its style
+	batch  bool
+	xys    plotter.XYs
 }
 
-func (s *series) add(name string, x, y float64) {
-	if s.xys == nil {
-		s.xys = map[string]plotter.XYs{}
-	}
-	if _, seen := s.xys[name]; !seen {
-		s.names = append(s.names, name)
-	}
-	s.xys[name] = append(s.xys[name], plotter.XY{X: x, Y: y})
+// seriesSet keeps series in the order first seen.
+type seriesSet struct {
+	list []*series
 }
 
-// args is the series as plotutil's alternating name, XYer arguments.
-func (s *series) args() []any {
-	var a []any
-	for _, name := range s.names {
-		a = append(a, name, s.xys[name])
+func (s *seriesSet) add(label, config string, batch bool, x, y float64) {
+	for _, e := range s.list {
+		if e.label == label {
+			e.xys = append(e.xys, plotter.XY{X: x, Y: y})
+			return
+		}
 	}
-	return a
+	s.list = append(s.list, &series{label: label, config: config, batch: batch, xys: plotter.XYs{{X: x, Y: y}}})
 }
 
-func newPlot(title, x, y string) *plot.Plot {
+// chart is a plot and the legend drawn beside it.
+type chart struct {
+	p      *plot.Plot
+	legend plot.Legend
+	labels []string // the legend's entries, for its width
+	// The axis labels are drawn here, not by the plot, which places
+	// them (and the room it leaves for them) by the middle of the data
+	// range, not of the axis: on a log axis they go off centre and
+	// squeeze the plot.
+	xLabel, yLabel string
+}
+
+func (ch *chart) addLegend(label string, thumbs ...plot.Thumbnailer) {
+	ch.legend.Add(label, thumbs...)
+	ch.labels = append(ch.labels, label)
+}
+
+func newChart(title, x, y string) *chart {
 	p := plot.New()
 	p.Title.Text = title
-	p.X.Label.Text = x
-	p.Y.Label.Text = y
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Legend.Top = true
+	p.Title.TextStyle.Font.Size = 13
+	p.Title.Padding = 6
+	p.X.Tick.Label.Font.Size = legendFont
+	p.Y.Tick.Label.Font.Size = legendFont
 	p.Add(plotter.NewGrid())
-	return p
+	l := plot.NewLegend()
+	l.Left, l.Top = true, true
+	l.TextStyle.Font.Size = legendFont
+	l.Padding = 3
+	l.ThumbnailWidth = 26
+	return &chart{p: p, legend: l, xLabel: x, yLabel: y}
 }
 
-func save(p *plot.Plot, dir, name string) (string, error) {
+// addSeries draws each series with its style, as lines through markers
+// when lines is set, else as markers.
+func (ch *chart) addSeries(st styles, set *seriesSet, lines bool) error {
+	for _, s := range set.list {
+		ls, gs := st.line(s.config, s.batch)
+		sc, err := plotter.NewScatter(s.xys)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = gs
+		if !lines {
+			ch.p.Add(sc)
+			ch.addLegend(s.label, sc)
+			continue
+		}
+		l, err := plotter.NewLine(s.xys)
+		if err != nil {
+			return err
+		}
+		l.LineStyle = ls
+		ch.p.Add(l, sc)
+		ch.addLegend(s.label, l, sc)
+	}
+	return nil
+}
+
+// save writes the chart as SVG with its font embedded.
+func (ch *chart) save(dir, name string) (string, error) {
+	c := vgsvg.NewWith(vgsvg.UseWH(chartWidth, chartHeight), vgsvg.EmbedFonts(true))
+	dc := draw.New(c)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	area := draw.Crop(dc, chartMargin, -chartMargin, chartMargin, -chartMargin)
+
+	var text vg.Length
+	for _, e := range ch.labels {
+		text = max(text, ch.legend.TextStyle.Width(" "+e))
+	}
+	legendW := ch.legend.ThumbnailWidth + vg.Length(fallbackSlack)*text
+
+	label := ch.p.X.Label.TextStyle
+	descent := label.FontExtents().Descent
+	xh := label.Height(ch.xLabel) + axisLabelPad
+	yw := label.Height(ch.yLabel) + axisLabelPad
+	plotArea := draw.Crop(area, yw, -(legendW + legendGap), xh, 0)
+	ch.p.Draw(plotArea)
+	data := ch.p.DataCanvas(plotArea)
+	area.FillText(label, vg.Point{X: data.Center().X, Y: area.Min.Y + descent}, ch.xLabel)
+	label.Rotation = math.Pi / 2
+	area.FillText(label, vg.Point{X: area.Min.X + yw - axisLabelPad - descent, Y: data.Center().Y}, ch.yLabel)
+
+	// The legend's top lines up with the top of the data.
+	top := data.Max.Y
+	legendArea := draw.Crop(area, area.Size().X-legendW, 0, 0, top-area.Max.Y)
+	ch.legend.Draw(legendArea)
+
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return "", err
+	}
+	svg := bytes.ReplaceAll(buf.Bytes(), []byte("font-family:"+chartFamily+";"),
+		[]byte("font-family:"+chartFamily+","+fallbackFamilies+";"))
 	path := filepath.Join(dir, name)
-	return path, p.Save(9*vg.Inch, 6*vg.Inch, path)
+	return path, os.WriteFile(path, svg, 0o644)
+}
+
+// logRange pads [lo, hi] by factor pad at both ends of a log axis, so that
+// no marker sits on the axis.
+func logRange(lo, hi, pad float64) (float64, float64) { return lo / pad, hi * pad }
+
+// sizeTicks marks a log axis of key counts: the sizes measured and the
+// powers of ten labelled as 100K, 1M, 32M; 2..9 times a power of ten as
+// minor ticks. A power of ten too close to a measured size goes unlabelled.
+func sizeTicks(sizes []int) plot.Ticker {
+	return plot.TickerFunc(func(lo, hi float64) []plot.Tick {
+		var ticks []plot.Tick
+		measured := func(v float64) bool {
+			for _, n := range sizes {
+				if float64(n) == v {
+					return true
+				}
+			}
+			return false
+		}
+		near := func(v float64) bool {
+			for _, n := range sizes {
+				if r := v / float64(n); r != 1 && r > 1/1.8 && r < 1.8 {
+					return true
+				}
+			}
+			return false
+		}
+		for p := math.Pow10(int(math.Floor(math.Log10(lo)))); p <= hi; p *= 10 {
+			for m := 1; m < 10; m++ {
+				v := p * float64(m)
+				if v < lo || v > hi || measured(v) {
+					continue
+				}
+				t := plot.Tick{Value: v}
+				if m == 1 && !near(v) {
+					t.Label = count(int(math.Round(v)))
+				}
+				ticks = append(ticks, t)
+			}
+		}
+		for _, n := range sizes {
+			ticks = append(ticks, plot.Tick{Value: float64(n), Label: count(n)})
+		}
+		return ticks
+	})
+}
+
+// logTicks marks a log axis: 1, 2 and 5 times powers of ten labelled
+// (only the powers when the axis spans more than three of them), the other
+// multiples minor; label formats a labelled value.
+func logTicks(label func(float64) string) plot.Ticker {
+	return plot.TickerFunc(func(lo, hi float64) []plot.Tick {
+		dense := math.Log10(hi/lo) <= 3
+		var ticks []plot.Tick
+		for p := math.Pow10(int(math.Floor(math.Log10(lo)))); p <= hi; p *= 10 {
+			for m := 1; m < 10; m++ {
+				v := p * float64(m)
+				if v < lo || v > hi {
+					continue
+				}
+				t := plot.Tick{Value: v}
+				if m == 1 || dense && (m == 2 || m == 5) {
+					t.Label = label(v)
+				}
+				ticks = append(ticks, t)
+			}
+		}
+		return ticks
+	})
+}
+
+// linearTicks labels every step from 0 and marks every minor step.
+func linearTicks(step, minor float64) plot.Ticker {
+	return plot.TickerFunc(func(lo, hi float64) []plot.Tick {
+		var ticks []plot.Tick
+		for i := math.Ceil(lo / minor); i*minor <= hi; i++ {
+			v := i * minor
+			t := plot.Tick{Value: v}
+			if math.Mod(v, step) == 0 {
+				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+			}
+			ticks = append(ticks, t)
+		}
+		return ticks
+	})
+}
+
+func nsLabel(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// percentLabel labels a rate as a percentage: 1e-05 as 0.001%.
+func percentLabel(v float64) string {
+	return strconv.FormatFloat(100*v, 'g', 3, 64) + "%"
 }
 
 // maxBitsShown is the top of the space chart's bits-per-key axis.
@@ -62,8 +435,13 @@ const maxBitsShown = 30
 // measured false-positive rate with the bound log2(1/rate). It returns the
 // files written.
 func writeCharts(results []result, dir string) ([]string, error) {
+	if err := setupFonts(); err != nil {
+		return nil, err
+	}
+	st := newStyles()
 	var files []string
-	byKeys := map[string]*series{}
+	byKeys := map[string]*seriesSet{}
+	sizes := map[string][]int{}
 	var keyNames []string
 	largest := 0
 	for _, r := range results {
@@ -72,66 +450,92 @@ func writeCharts(results []result, dir string) ([]string, error) {
 		}
 		s := byKeys[r.keys]
 		if s == nil {
-			s = &series{}
+			s = &seriesSet{}
 			byKeys[r.keys] = s
 			keyNames = append(keyNames, r.keys)
 		}
-		name := r.filter + " " + target(r)
-		s.add(name, float64(r.n), r.hitNs)
+		if !slices.Contains(sizes[r.keys], r.n) {
+			sizes[r.keys] = append(sizes[r.keys], r.n)
+		}
+		name := configName(r)
+		s.add(name, name, false, float64(r.n), r.hitNs)
 		if !math.IsNaN(r.batchHitNs) {
-			s.add(name+" batch", float64(r.n), r.batchHitNs)
+			s.add(name+" batch", name, true, float64(r.n), r.batchHitNs)
 		}
 		if r.keys == "uint64" {
 			largest = max(largest, r.n)
 		}
 	}
 	for _, keys := range keyNames {
-		p := newPlot(fmt.Sprintf("Contains, hits, %s keys", keys), "filter size (keys)", "ns per lookup")
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-		if err := plotutil.AddLinePoints(p, byKeys[keys].args()...); err != nil {
+		ch := newChart(fmt.Sprintf("Contains on keys present (hits), %s keys", keys),
+			"filter size (keys)", "ns per lookup (batch: ContainsBatch, per key)")
+		if err := ch.addSeries(st, byKeys[keys], true); err != nil {
 			return files, err
 		}
-		path, err := save(p, dir, "lookup-"+keys+".svg")
+		var xs, ys []float64
+		for _, s := range byKeys[keys].list {
+			for _, xy := range s.xys {
+				xs, ys = append(xs, xy.X), append(ys, xy.Y)
+			}
+		}
+		ch.p.X.Scale, ch.p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+		ch.p.X.Min, ch.p.X.Max = logRange(slices.Min(xs), slices.Max(xs), 1.5)
+		ch.p.Y.Min, ch.p.Y.Max = logRange(slices.Min(ys), slices.Max(ys), 1.25)
+		ch.p.X.Tick.Marker = sizeTicks(sizes[keys])
+		ch.p.Y.Tick.Marker = logTicks(nsLabel)
+		path, err := ch.save(dir, "lookup-"+keys+".svg")
 		if err != nil {
 			return files, err
 		}
 		files = append(files, path)
 	}
 
-	var space series
+	var space seriesSet
 	var rates []float64
 	for _, r := range results {
 		if r.err != "" || r.keys != "uint64" || r.n != largest || r.fpr == 0 {
 			continue
 		}
-		name := r.filter + " " + target(r)
+		name := configName(r)
+		label := name
 		if r.bitsPerKey > maxBitsShown {
 			// Drawn at the top edge, so the rest stays readable.
-			name += fmt.Sprintf(" (off scale: %.0f bits/key)", r.bitsPerKey)
+			label += fmt.Sprintf(" (off scale: %.0f bits/key)", r.bitsPerKey)
 		}
-		space.add(name, r.fpr, min(r.bitsPerKey, maxBitsShown))
+		space.add(label, name, false, r.fpr, min(r.bitsPerKey, maxBitsShown))
 		rates = append(rates, r.fpr)
 	}
 	if len(rates) == 0 {
 		return files, nil
 	}
-	p := newPlot(fmt.Sprintf("Space vs measured false-positive rate, %s uint64 keys", count(largest)),
+	ch := newChart(fmt.Sprintf("Space against measured false-positive rate, %s uint64 keys", count(largest)),
 		"measured false-positive rate", "bits per key")
-	lo, hi := slices.Min(rates)/2, slices.Max(rates)*2
+	lo, hi := logRange(slices.Min(rates), slices.Max(rates), 2)
 	bound := plotter.XYs{{X: lo, Y: math.Log2(1 / lo)}, {X: hi, Y: math.Log2(1 / hi)}}
 	line, err := plotter.NewLine(bound)
 	if err != nil {
 		return files, err
 	}
+	line.Color = color.Black
+	line.Width = vg.Length(1)
 	line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-	p.Y.Min, p.Y.Max = 0, maxBitsShown
-	p.Add(line)
-	p.Legend.Add("log2(1/rate) bound", line)
-	if err := plotutil.AddScatters(p, space.args()...); err != nil {
+	ch.p.Add(line)
+	ch.addLegend("log2(1/rate) bound", line)
+	if err := ch.addSeries(st, &space, false); err != nil {
 		return files, err
 	}
-	path, err := save(p, dir, "space-vs-fpr.svg")
+	ch.p.X.Scale = plot.LogScale{}
+	ch.p.X.Min, ch.p.X.Max = lo, hi
+	top := 0.0
+	for _, s := range space.list {
+		for _, xy := range s.xys {
+			top = max(top, xy.Y)
+		}
+	}
+	ch.p.Y.Min, ch.p.Y.Max = 0, min(maxBitsShown, 5*math.Ceil(1.1*top/5))
+	ch.p.X.Tick.Marker = logTicks(percentLabel)
+	ch.p.Y.Tick.Marker = linearTicks(5, 1)
+	path, err := ch.save(dir, "space-vs-fpr.svg")
 	if err != nil {
 		return files, err
 	}

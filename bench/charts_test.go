@@ -1,0 +1,79 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// chartResults are results of every kind the report and charts show: a
+// filter with batch lookups, a fixed static one, one over the bits-per-key
+// scale, one that could not be measured.
+func chartResults() []result {
+	var rs []result
+	for _, keys := range []string{"uint64", "string"} {
+		for _, n := range []int{1_000_000, 32_000_000} {
+			scale := float64(n) / 1e6
+			rs = append(rs,
+				result{filter: "cuckoo/Packed", keys: keys, n: n, target: 0.001, bitsPerKey: 13.7,
+					falsePos: 908, missesProbed: 1_000_000, insertNs: 87, hitNs: 31.6 + scale, missNs: 40.8,
+					batchHitNs: 11.7 + scale, batchMissNs: 11.4},
+				result{filter: "xorfilter/BinaryFuse16", keys: keys, n: n, target: 1.0 / 65536, fixed: true, static: true,
+					bitsPerKey: 18.09, falsePos: 13, missesProbed: 2_000_000, insertNs: 95.7, hitNs: 22.3 + scale, missNs: 21.7,
+					batchHitNs: nan, batchMissNs: nan},
+				result{filter: "BoomFilters/CuckooFilter", keys: keys, n: n, target: 0.03, bitsPerKey: 8181.06,
+					falsePos: 919, missesProbed: 1_000_000, insertNs: 1306.4, hitNs: 1063.1, missNs: 1189.9,
+					batchHitNs: nan, batchMissNs: nan, insertAllocs: 2, lookupAllocs: 2},
+				result{filter: "bits-and-blooms/bloom", keys: keys, n: n, target: 0.03, err: "needs about 30.2 GiB (limit 12.0 GiB, -memlimit)"},
+			)
+		}
+	}
+	for i := range rs {
+		r := &rs[i]
+		r.fpr = float64(r.falsePos) / float64(r.missesProbed)
+		r.failsCap, r.lostCap, r.failsOver, r.lostOver, r.missingOver = -1, -1, -1, -1, -1
+	}
+	return rs
+}
+
+var (
+	textRE   = regexp.MustCompile(`>([^<>]*)</text>`)
+	exponent = regexp.MustCompile(`[0-9]e[+-]?[0-9]`)
+)
+
+// TestCharts draws the charts and checks what makes them readable
+// anywhere: the font embedded with fallbacks, sizes and rates labelled.
+func TestCharts(t *testing.T) {
+	dir := t.TempDir()
+	files, err := writeCharts(chartResults(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"lookup-uint64.svg": {">1M<", ">10M<", ">32M<", ">cuckoo/Packed 0.1% batch<"},
+		"lookup-string.svg": {">1M<", ">32M<"},
+		"space-vs-fpr.svg":  {">0.1%<", ">0.01%<", "(off scale: 8181 bits/key)", ">log2(1/rate) bound<"},
+	}
+	if len(files) != len(want) {
+		t.Fatalf("wrote %v, want %d charts", files, len(want))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg := string(b)
+		for _, s := range append(want[filepath.Base(f)], "@font-face", "font-family:"+chartFamily+","+fallbackFamilies+";") {
+			if !strings.Contains(svg, s) {
+				t.Errorf("%s: no %q", filepath.Base(f), s)
+			}
+		}
+		for _, m := range textRE.FindAllStringSubmatch(svg, -1) {
+			if exponent.MatchString(m[1]) {
+				t.Errorf("%s: %q is in exponent notation", filepath.Base(f), m[1])
+			}
+		}
+	}
+}
