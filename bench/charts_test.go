@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // chartResults are results of every kind the report and charts show: a
@@ -36,6 +39,42 @@ func chartResults() []result {
 		r.failsCap, r.lostCap, r.failsOver, r.lostOver, r.missingOver = -1, -1, -1, -1, -1
 	}
 	return rs
+}
+
+// TestReadReport reads back what writeReport wrote.
+func TestReadReport(t *testing.T) {
+	want := chartResults()
+	var md bytes.Buffer
+	writeReport(&md, want, "test", time.Second, nil)
+	md.WriteString("\n## Notes\n\n| keys | n | not | the table |\n| --- | --- | --- | --- |\n| a | b | c | d |\n")
+	got, err := readReport(&md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("read %d rows, want %d", len(got), len(want))
+	}
+	same := func(a, b float64) bool {
+		return a == b || math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) <= 5e-3*math.Abs(b)
+	}
+	for i, g := range got {
+		w := want[i]
+		if g.filter != w.filter || g.keys != w.keys || g.n != w.n || g.fixed != w.fixed || g.err != w.err ||
+			target(g) != target(w) || !same(g.target, w.target) {
+			t.Errorf("row %d: read %+v, want %+v", i, g, w)
+			continue
+		}
+		if w.err != "" {
+			continue
+		}
+		if g.static != w.static || g.falsePos != w.falsePos || g.missesProbed != w.missesProbed || g.fpr != w.fpr ||
+			!same(g.bitsPerKey, w.bitsPerKey) || !same(g.insertNs, w.insertNs) ||
+			!same(g.hitNs, w.hitNs) || !same(g.missNs, w.missNs) ||
+			!same(g.batchHitNs, w.batchHitNs) || !same(g.batchMissNs, w.batchMissNs) ||
+			g.insertAllocs != w.insertAllocs || g.lookupAllocs != w.lookupAllocs {
+			t.Errorf("row %d: read %+v, want %+v", i, g, w)
+		}
+	}
 }
 
 var (

@@ -79,6 +79,24 @@ func runKeys[K Key](keyName string, gen func(seed uint64, hits, misses int) keyS
 	return results
 }
 
+// redrawCharts draws the charts of the report at path into dir.
+func redrawCharts(path, dir string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	results, err := readReport(f)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	files, err := writeCharts(results, dir)
+	if len(files) > 0 {
+		fmt.Fprintf(os.Stderr, "wrote %s\n", strings.Join(files, ", "))
+	}
+	return err
+}
+
 func main() {
 	quick := flag.Bool("quick", false, "small sizes (100K, 1M) for a run of a minute or two; overrides -sizes")
 	sizesFlag := flag.String("sizes", "1M,32M", "filter sizes in keys, comma-separated, K and M suffixes (e.g. 1M,32M,256M)")
@@ -95,6 +113,7 @@ func main() {
 	growFrom := flag.Int("growfrom", 1000, "the growable filter's Capacity, for -growth")
 	growBy := flag.Int("doublings", 10, "doublings from Capacity to MaxCapacity, for -growth")
 	growRate := flag.Float64("rate", 0.001, "target false-positive rate, for -growth")
+	redraw := flag.String("charts", "", "draw the charts again from the speed and space table of this report (a RESULTS.md written by -out) into -out, or next to the report; nothing is measured")
 	memGiB := flag.Float64("memlimit", gib(memLimit), "refuse filters whose estimated heap exceeds this many GiB")
 	flag.Parse()
 	memLimit = int64(*memGiB * (1 << 30))
@@ -106,6 +125,17 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
+	}
+	if *redraw != "" {
+		dir := *out
+		if dir == "" {
+			dir = filepath.Dir(*redraw)
+		}
+		if err := redrawCharts(*redraw, dir); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if *growth {
 		if err := runGrowth(os.Stdout, *growFrom, *growBy, *growRate, o.probeMax); err != nil {

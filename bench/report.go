@@ -146,3 +146,98 @@ func writeReport(w io.Writer, results []result, command string, took time.Durati
 			tally(r.failsCap), tally(r.lostCap), tally(r.failsOver), tally(r.lostOver), tally(r.missingOver))
 	}
 }
+
+// readReport reads back the speed and space table of a report writeReport
+// wrote: every column of it, so that charts can be drawn again without
+// measuring. The keys lost table is not read; its counts are -1.
+func readReport(r io.Reader) ([]result, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var results []result
+	in := false
+	for i, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(line, "## "):
+			in = line == "## Speed and space"
+			continue
+		case !in || !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "| keys ") || strings.HasPrefix(line, "| ---"):
+			continue
+		}
+		res, err := parseRow(line)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %v", i+1, err)
+		}
+		results = append(results, res)
+	}
+	if len(results) == 0 {
+		return nil, fmt.Errorf("no speed and space table")
+	}
+	return results, nil
+}
+
+// parseRow parses one row of the speed and space table.
+func parseRow(line string) (result, error) {
+	cells := strings.Split(strings.TrimSpace(line), "|")
+	if len(cells) != 14 {
+		return result{}, fmt.Errorf("%d columns, want 12", len(cells)-2)
+	}
+	cells = cells[1:13]
+	for i := range cells {
+		cells[i] = strings.TrimSpace(cells[i])
+	}
+	r := result{keys: cells[0], filter: cells[2],
+		failsCap: -1, lostCap: -1, failsOver: -1, lostOver: -1, missingOver: -1}
+	sizes, err := parseSizes(cells[1])
+	if err != nil {
+		return r, err
+	}
+	r.n = sizes[0]
+	rate, fixed := strings.CutPrefix(cells[3], "fixed ")
+	r.fixed = fixed
+	if r.target, err = parsePercent(rate); err != nil {
+		return r, err
+	}
+	if e, ok := strings.CutPrefix(cells[4], "n/a: "); ok {
+		r.err = e
+		return r, nil
+	}
+	var errs []error
+	num := func(s string) float64 {
+		if s == "" {
+			return nan
+		}
+		x, err := strconv.ParseFloat(s, 64)
+		errs = append(errs, err)
+		return x
+	}
+	r.bitsPerKey = num(cells[4])
+	if _, err := fmt.Sscanf(cells[5], "%s (%d/%d)", new(string), &r.falsePos, &r.missesProbed); err != nil {
+		return r, fmt.Errorf("measured FPR %q: %v", cells[5], err)
+	}
+	r.fpr = float64(r.falsePos) / float64(r.missesProbed)
+	insert, static := strings.CutSuffix(cells[6], " (build)")
+	r.static = static
+	r.insertNs = num(insert)
+	r.hitNs, r.missNs = num(cells[7]), num(cells[8])
+	r.batchHitNs, r.batchMissNs = num(cells[9]), num(cells[10])
+	ins, get, _ := strings.Cut(cells[11], ", ")
+	r.insertAllocs, r.lookupAllocs = num(ins), num(get)
+	for _, err := range errs {
+		if err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// parsePercent parses a rate percent wrote.
+func parsePercent(s string) (float64, error) {
+	p, ok := strings.CutSuffix(s, "%")
+	if !ok {
+		return 0, fmt.Errorf("rate %q: no %%", s)
+	}
+	x, err := strconv.ParseFloat(p, 64)
+	return x / 100, err
+}
