@@ -119,9 +119,10 @@
 //
 // EncodedLen reads the length of an encoding from its header, so filters
 // stored back to back in one file open with NewView at each offset without
-// an index of lengths. ReadFrom reads such a stream one filter at a time; its
-// error wraps io.EOF only when the stream held no byte at all, and
-// io.ErrUnexpectedEOF when it ends inside a filter.
+// an index of lengths. ReadFrom reads such a stream one filter at a time:
+// it returns io.EOF itself at the clean end of the stream, before a
+// filter's first byte, and an error wrapping ErrCorrupt and
+// io.ErrUnexpectedEOF when the stream ends inside a filter.
 //
 // MarshalText and UnmarshalText carry the same format in standard base64, so
 // a struct holding a *Filter round-trips through encoding/json.

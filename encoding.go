@@ -522,12 +522,14 @@ const readChunk = 32<<10 - headerSize
 // as WriteTo writes it. It reads the header first, checks it, then reads
 // exactly the rest, never past the end of the encoding, so r may hold more
 // data after it (such as further filters). It returns the number of bytes
-// read. The checks and errors are those of UnmarshalBinary. A stream that
-// ends early gives an error wrapping ErrCorrupt and one of two io errors:
-// io.EOF only when r held no byte at all, io.ErrUnexpectedEOF (never io.EOF)
-// once any byte was read, so a loop that reads filters until io.EOF stops
-// only at a clean end, never on a cut one. After an error the filter is
-// unchanged.
+// read. The checks and errors are those of UnmarshalBinary. If r ends
+// before the first byte of an encoding, ReadFrom returns 0 and io.EOF
+// itself (or r's own error wrapping io.EOF), as encoding/gob's and
+// encoding/json's decoders do: a loop that reads filters written back to
+// back until io.EOF ends there, at a clean end. A stream that ends inside an
+// encoding gives an error wrapping ErrCorrupt and io.ErrUnexpectedEOF,
+// never io.EOF, so the loop never takes a cut filter for the end. After an
+// error the filter is unchanged.
 func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	buf, err := readEncoding(r)
 	if err != nil {
@@ -590,10 +592,13 @@ func readEncoding(r io.Reader) ([]byte, error) {
 
 // readErr wraps an error of ReadFrom's reader. started says whether any byte
 // of the encoding was read before it: io.ReadFull reports io.EOF for a read
-// that got no byte, even when earlier reads got some, and only a stream that
-// held no byte at all may end in io.EOF.
+// that got no byte, even when earlier reads got some. A stream that held no
+// byte at all ends cleanly: its error is returned as it is, io.EOF itself
+// from most readers. Any other end of stream is a truncated encoding.
 func readErr(err error, started bool) error {
 	switch {
+	case !started && errors.Is(err, io.EOF):
+		return err
 	case started && err == io.EOF:
 		err = io.ErrUnexpectedEOF
 	case started && errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):

@@ -11,16 +11,17 @@ import (
 )
 
 // checkCut fails unless err is what ReadFrom must return for a stream that
-// ends after cut bytes of an encoding: ErrCorrupt with io.EOF when no byte
-// came, with io.ErrUnexpectedEOF and never io.EOF otherwise.
+// ends after cut bytes of an encoding: the reader's io.EOF, not wrapped in
+// ErrCorrupt, when no byte came; ErrCorrupt with io.ErrUnexpectedEOF and
+// never io.EOF otherwise.
 func checkCut(tb testing.TB, err error, cut int, what string) {
 	tb.Helper()
 	eof, unexpected := errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF)
 	switch {
-	case !errors.Is(err, ErrCorrupt):
+	case cut == 0 && (!eof || unexpected || errors.Is(err, ErrCorrupt)):
+		tb.Fatalf("%s, empty stream: %v, want io.EOF alone", what, err)
+	case cut > 0 && !errors.Is(err, ErrCorrupt):
 		tb.Fatalf("%s, cut at %d: %v does not wrap ErrCorrupt", what, cut, err)
-	case cut == 0 && (!eof || unexpected):
-		tb.Fatalf("%s, empty stream: %v, want io.EOF", what, err)
 	case cut > 0 && (eof || !unexpected):
 		tb.Fatalf("%s, cut at %d: %v, want io.ErrUnexpectedEOF and not io.EOF", what, cut, err)
 	}
@@ -166,6 +167,55 @@ func TestReadFromWrappedEOF(t *testing.T) {
 		checkCut(t, err, cut, "wrapped EOF")
 		if cut > 0 && !bytes.Contains([]byte(err.Error()), []byte("segment 3")) {
 			t.Fatalf("cut at %d: %v lost the reader's text", cut, err)
+		}
+	}
+}
+
+// TestReadFromCleanEnd reads filters written back to back, by a Filter and
+// a ConcurrentFilter alike, until the stream ends: the loop ends on io.EOF
+// itself, after the last filter, and a stream cut at any other length ends
+// it on an error wrapping ErrCorrupt and io.ErrUnexpectedEOF.
+func TestReadFromCleanEnd(t *testing.T) {
+	var stream bytes.Buffer
+	ends := []int{0}
+	for i, cfg := range []Config{
+		{Capacity: 9, FingerprintBits: 7},
+		{Capacity: 40, FingerprintBits: 13, Layout: SemiSorted, Seed: 4},
+		{Capacity: 10, MaxCapacity: 80, FingerprintBits: 9},
+		{Capacity: 3, FingerprintBits: 30},
+	} {
+		if _, err := builtFilter(t, cfg, cfg.Capacity+i, intKey).WriteTo(&stream); err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, stream.Len())
+	}
+	all := stream.Bytes()
+	readers := map[string]func() io.ReaderFrom{
+		"Filter":           func() io.ReaderFrom { return new(Filter[uint64]) },
+		"ConcurrentFilter": func() io.ReaderFrom { return new(ConcurrentFilter[uint64]) },
+	}
+	for name, fresh := range readers {
+		for cut := 0; cut <= len(all); cut++ {
+			r := bytes.NewReader(all[:cut])
+			read, at := 0, 0
+			var err error
+			for {
+				var n int64
+				if n, err = fresh().ReadFrom(r); err != nil {
+					if n != int64(cut-at) {
+						t.Fatalf("%s, cut at %d: the failed read counted %d of the %d bytes left", name, cut, n, cut-at)
+					}
+					break
+				}
+				read, at = read+1, at+int(n)
+			}
+			if boundary := slices.Index(ends, cut); boundary >= 0 {
+				if err != io.EOF || read != boundary {
+					t.Fatalf("%s, stream of %d filters: %d read, then %v; want io.EOF", name, boundary, read, err)
+				}
+			} else if !errors.Is(err, ErrCorrupt) || !errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+				t.Fatalf("%s, cut at %d, inside filter %d: %v; want ErrCorrupt and io.ErrUnexpectedEOF", name, cut, read+1, err)
+			}
 		}
 	}
 }
