@@ -177,15 +177,17 @@ func readCompact4(data []byte, h *header) error {
 	shape, flags, check := data[n-1], data[n-2], data[n-3]
 	h.layout, h.f, h.kind = Layout(shape>>5&1), uint(shape&31)+minFingerprintBits, keyKind(shape>>6)
 	c, seeded := uint64(flags&^flag4Seed^flag4Mark), flags&flag4Seed != 0
+	// The length first: bytes cut or extended by their container shift the
+	// trailer, whose other fields then say nothing useful.
 	switch {
+	case check != byte(n):
+		return formatErr(ErrCorrupt, "%d bytes, but the trailer gives %d for the length's low byte: cut short, extended, or not a filter", n, check)
 	case h.kind == kindInvalid:
 		return formatErr(ErrCorrupt, "unknown key kind %d", h.kind)
 	case h.f > maxFingerprintBits:
 		return formatErr(ErrCorrupt, "fingerprint bits %d not in %d..%d", h.f, minFingerprintBits, maxFingerprintBits)
 	case c > 7:
 		return formatErr(ErrCorrupt, "unknown compact flags %#x", flags)
-	case check != byte(n):
-		return formatErr(ErrCorrupt, "%d bytes, but the trailer gives %d for the length's low byte: cut short, extended, or not a filter", n, check)
 	}
 	h.seed = DefaultSeed
 	tail := compactFields4 + c

@@ -408,3 +408,42 @@ func TestCompactCutShort(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactWrongLength: a compact encoding one byte too long or too short,
+// as a container that mis-slices its blocks gives it, is refused with the
+// length named, not with whatever its shifted trailer then holds, for
+// filters of several widths, layouts, seeds and counts.
+func TestCompactWrongLength(t *testing.T) {
+	const want = "cut short, extended, or not a filter"
+	for _, c := range []struct {
+		cfg Config
+		n   int
+	}{
+		{Config{Capacity: 60, FingerprintBits: 8}, 50},
+		{Config{Capacity: 100, FingerprintBits: 12, Seed: 5}, 100},
+		{Config{Capacity: 120, FingerprintBits: 10, Layout: SemiSorted}, 120},
+		{Config{Capacity: 30, FingerprintBits: 17, Seed: 17}, 30},
+		{Config{Capacity: 300, FingerprintBits: 13, Layout: SemiSorted}, 300},
+		{Config{Capacity: 40, FingerprintBits: 5}, 40},
+		{Config{Capacity: 10, FingerprintBits: 32, Layout: SemiSorted}, 0},
+	} {
+		enc := mustCompact(t, builtFilter(t, c.cfg, c.n, stringKey))
+		n := len(enc)
+		for name, bad := range map[string][]byte{
+			"a zero byte appended":      append(bytes.Clone(enc), 0),
+			"a byte 0x90 appended":      append(bytes.Clone(enc), 0x90),
+			"the next block's byte":     append(bytes.Clone(enc), enc[0]),
+			"the last byte cut":         enc[:n-1],
+			"the first bucket byte cut": append(enc[:1:1], enc[2:]...),
+		} {
+			what := fmt.Sprintf("f=%d, %v, %d keys, %s", c.cfg.FingerprintBits, c.cfg.Layout, c.n, name)
+			err := new(Filter[string]).UnmarshalBinary(bad)
+			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v, want ErrCorrupt saying %q", what, err, want)
+			}
+			if ok, cerr := ContainsEncoded(bad, "key-1"); !ok || fmt.Sprint(cerr) != fmt.Sprint(err) {
+				t.Errorf("%s: ContainsEncoded %v, %v", what, ok, cerr)
+			}
+		}
+	}
+}
