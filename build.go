@@ -81,7 +81,7 @@ func AppendCompactHashes[T Hashable](b []byte, cfg Config, hashes []uint64) ([]b
 	})
 	t := &c.t
 	b = b[:start+1+int(t.m*uint64(t.bbits)/8)]
-	b[start] = formatVersion4
+	b[start] = compactVersion
 	return appendCompactTrailer(b, start, &c.reader, kindOf[T]().family()), nil
 }
 

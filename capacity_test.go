@@ -10,7 +10,7 @@ import (
 )
 
 // bucketsV1 is the sizing before minFreeSlots: the target load and the
-// spare buckets alone. The golden v1 files were built with it.
+// spare buckets alone. The golden files of fixed filters are built with it.
 func bucketsV1(capacity int, f uint) uint64 {
 	m := uint64(math.Ceil(float64(capacity) / (slotsPerBucket * targetLoad(f))))
 	return m + m&1 + spareBuckets
@@ -60,24 +60,25 @@ func TestSmallTableSizing(t *testing.T) {
 			t.Errorf("n=%d: %d buckets, P(9 keys in one pair) <= %.3g", n, m, bound)
 		}
 	}
-	// What New gives the golden cases today; their files keep the v1 sizing.
+	// What New gives the golden cases today; their files keep the earlier
+	// sizing, bucketsV1.
 	want := map[string]uint64{
-		"v1-packed-f4.bin": 28, "v1-packed-f8.bin": 38, "v1-packed-f12.bin": 38,
-		"v1-packed-f13-string.bin": 50, "v1-packed-f16.bin": 38, "v1-packed-f17.bin": 38,
-		"v1-packed-f25.bin": 32, "v1-packed-f32.bin": 32, "v1-semisorted-f4.bin": 28,
-		"v1-semisorted-f9.bin": 38, "v1-semisorted-f13-string.bin": 50,
-		"v1-semisorted-f16.bin": 38, "v1-semisorted-f21.bin": 36, "v1-semisorted-f32.bin": 32,
+		"v5-packed-f4.bin": 28, "v5-packed-f8.bin": 38, "v5-packed-f12.bin": 38,
+		"v5-packed-f13-string.bin": 50, "v5-packed-f16.bin": 38, "v5-packed-f17.bin": 38,
+		"v5-packed-f25.bin": 32, "v5-packed-f32.bin": 32, "v5-semisorted-f4.bin": 28,
+		"v5-semisorted-f9.bin": 38, "v5-semisorted-f13-string.bin": 50,
+		"v5-semisorted-f16.bin": 38, "v5-semisorted-f21.bin": 36, "v5-semisorted-f32.bin": 32,
 	}
 	for _, c := range goldenCases {
 		if c.buckets == 0 {
-			continue // a file of today's sizing (the version 2 ones)
+			continue // a file of today's sizing (the growable and keyed ones)
 		}
 		p, err := c.cfg.resolve()
 		if err != nil || p.m != want[c.file] {
 			t.Errorf("%s: %d buckets (%v), want %d", c.file, p.m, err, want[c.file])
 		}
 		if c.buckets != bucketsV1(c.cfg.Capacity, p.f) {
-			t.Errorf("%s: the case says %d buckets, the v1 sizing %d", c.file, c.buckets, bucketsV1(c.cfg.Capacity, p.f))
+			t.Errorf("%s: the case says %d buckets, the earlier sizing %d", c.file, c.buckets, bucketsV1(c.cfg.Capacity, p.f))
 		}
 	}
 }

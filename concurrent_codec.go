@@ -15,8 +15,8 @@ import (
 // ConcurrentFilter in a struct that encoding/json fills. Clone and Merge
 // are safe for concurrent use, as every other method.
 
-// UnmarshalBinary replaces the filter with the one encoded in data (any
-// version, FORMAT.md), with Filter.UnmarshalBinary's checks and errors. It
+// UnmarshalBinary replaces the filter with the one encoded in data (either
+// encoding, FORMAT.md), with Filter.UnmarshalBinary's checks and errors. It
 // works on a zero ConcurrentFilter; a keyed encoding needs a filter made
 // with its Config.Key. The table is allocated once, and data is not
 // retained. It must not run while other goroutines use the filter; after

@@ -78,7 +78,7 @@ func (c *concurrent) reader(t table) reader {
 // appendBinary is AppendBinary; the caller holds mu.
 func (c *concurrent) appendBinary(b []byte, kind keyKind) ([]byte, error) {
 	h := c.header(kind)
-	var hb [headerSize2]byte
+	var hb [headerSize]byte
 	h.put(&hb)
 	b = slices.Grow(b, int(h.encodedSize()))
 	start := len(b)

@@ -477,7 +477,7 @@ func TestConcurrentEncoding(t *testing.T) {
 			}
 		}
 		enc := concurrentEncodings(t, c)
-		if enc[offVersion] != formatVersion2 || c.Slots() < 700 {
+		if enc[offVersion] != formatVersion || c.Slots() < 700 {
 			t.Fatalf("%v: version %d, %d slots after 700 inserts", layout, enc[offVersion], c.Slots())
 		}
 		f := mustNew[uint64](t, cfg)

@@ -92,7 +92,7 @@ const (
 // SizeBytes is the size in bytes of the table New would allocate for c,
 // padding included: the SizeBytes of the filter New(c) returns, whatever its
 // key type; for a growable filter (MaxCapacity), that of its first table,
-// which doubles as it grows. Its encoding takes 68 bytes more (see
+// which doubles as it grows. Its encoding takes 132 bytes more (see
 // FORMAT.md). SizeBytes
 // allocates nothing, so it can size many filters against a memory budget;
 // for a Config that New rejects it returns New's error, wrapping

@@ -114,6 +114,9 @@
 // Filter. Decoding checks sizes before allocating, verifies the CRC-32C and
 // the table's structure, and returns errors wrapping ErrCorrupt,
 // ErrChecksum, ErrUnsupportedVersion or ErrIncompatible, never a panic.
+// The format has one version, 5, which later versions of the package will
+// keep reading; an encoding of any other version, such as one written
+// before the first release, is refused with ErrUnsupportedVersion.
 // NewViewUnverified checks the header only: it cannot see a changed seed or
 // table byte, so use it only on bytes verified otherwise.
 //
@@ -129,9 +132,9 @@
 //
 // # Many small filters
 //
-// AppendCompact writes a fixed, unkeyed filter in the compact encoding
-// (format version 4): its buckets and 4 to 9 bytes, for containers that record
-// each filter's length and checksum their blocks, such as a storage
+// AppendCompact writes a fixed, unkeyed filter in the compact encoding: its
+// buckets and 4 to 9 bytes, for containers that record each filter's
+// length and checksum their blocks, such as a storage
 // engine's filter blocks. ContainsEncoded probes any encoding where it
 // lies, with no View and no allocation. A writer that keeps only the
 // hashes of a block's keys (Hash) builds the block's filter at the

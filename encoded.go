@@ -16,8 +16,7 @@ import (
 // ContainsEncoded reports whether the filter encoded in data may hold key:
 // Contains of NewViewUnverified(data), reading the table where it lies,
 // without allocating. data must be exactly one encoding of an unkeyed
-// filter whose keys hash like T's, in any version (FORMAT.md), compact
-// encodings included.
+// filter whose keys hash like T's (FORMAT.md), with a header or compact.
 //
 // It checks what NewViewUnverified checks, the header and the length, on
 // every call, and neither the checksum nor the table: use it on bytes whose
@@ -42,26 +41,26 @@ func ContainsHashEncoded(data []byte, h uint64) (bool, error) {
 
 // containsEncoded is ContainsEncoded for the key of kind k at p (for
 // kindHash, the hash itself, which matches every family). The common case,
-// a version 4 encoding with the default seed, is tested here from one load
+// a compact encoding with the default seed, is tested here from one load
 // of its last 8 bytes, which hold its whole trailer, and its key hashed and
 // probed with no call but the hash's and the probe's; every other case,
 // and every error, goes to containsOther.
 func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	n := uint64(len(data))
-	// A version 4 encoding is at least 9 bytes: its version, then a last
+	// A compact encoding is at least 9 bytes: its version, then a last
 	// bucket and a trailer that cover at least a probe's 8-byte load.
-	if n < 9 || data[0] != formatVersion4 {
+	if n < 9 || data[0] != compactVersion {
 		return containsOther(data, k, p)
 	}
 	tr := binary.LittleEndian.Uint64(data[n-8:]) // the trailer, with no seed
 	s := compactShapes[tr>>56]
-	c := tr>>48&0xff ^ flag4Mark // the count's bytes: the seed's flag or a wrong mark goes to containsOther
+	c := tr>>48&0xff ^ compactMark // the count's bytes: the seed's flag or a wrong mark goes to containsOther
 	if s == nil || c > 5 || tr>>40&0xff != n&0xff || kindFamilies[k]>>(tr>>62)&1 == 0 {
 		return containsOther(data, k, p)
 	}
 	// The count fills the trailer up to the probes' reach, or is in the
 	// fewest bytes that hold it: its top byte, tr's fifth, is not 0.
-	tail := compactFields4 + c // at most 8
+	tail := compactFields + c // at most 8
 	count := tr & (1<<40 - 1) >> ((40 - 8*c) & 63)
 	m, ok := s.bucketCount((n - 1 - tail) * 8)
 	if !ok || tail < uint64(s.reach) || tail != uint64(s.reach) && c != 0 && tr>>32&0xff == 0 || count > m*slotsPerBucket {
@@ -84,7 +83,7 @@ func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	return s.probeFixed(data[1:], m, h), nil
 }
 
-// compactShapes is the shape of each version 4 shape byte, nil for a byte
+// compactShapes is the shape of each compact shape byte, nil for a byte
 // of no shape (a width above 32 bits, or no key family).
 var compactShapes = func() (s [256]*shape) {
 	for b := range s {
@@ -110,12 +109,13 @@ var kindFamilies = func() (f [256]uint8) {
 }()
 
 // containsOther is containsEncoded for what its fast path does not take:
-// a compact encoding with a seed, one of version 3, a header (versions 1
-// and 2), or bytes it cannot read, which answer true and the error.
+// a compact encoding with a seed, an encoding with a header, or bytes it
+// cannot read (another version's among them), which answer true and the
+// error.
 //
 //go:noinline
 func containsOther(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
-	if len(data) == 0 || !isCompact(uint16(data[0])) {
+	if len(data) == 0 || !isCompact(data[0]) {
 		return containsHeaded(data, k, p)
 	}
 	h, err := parseCompact(data)
@@ -129,9 +129,9 @@ func containsOther(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	return shapeOf(h.layout, h.f).probeFixed(data[1:], h.m, hs.key(k, p)), nil
 }
 
-// containsHeaded is containsEncoded for the versions with a header (1 and
-// 2): it decodes the header and looks up in a reader of its table. Apart,
-// so that the compact path does not carry a reader in its frame.
+// containsHeaded is containsEncoded for an encoding with a header: it
+// decodes the header and looks up in a reader of its table. Apart, so that
+// the compact path does not carry a reader in its frame.
 func containsHeaded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	h, t, err := decode(data, k, checkHeader, nil)
 	if err != nil {

@@ -10,14 +10,12 @@ import (
 )
 
 // encodings returns a filter of n keys and its encodings in every version
-// that can hold it: version 1 (or 2 for a growable Config), and compact
-// (versions 4 and 3) for a fixed one.
+// that can hold it: with a header, and compact for a fixed Config.
 func encodings[T Hashable](tb testing.TB, cfg Config, n int, key func(int) T) (*Filter[T], map[string][]byte) {
 	f := builtFilter(tb, cfg, n, key)
 	encs := map[string][]byte{"headed": mustMarshal(tb, f)}
 	if cfg.MaxCapacity == 0 {
 		encs["compact"] = mustCompact(tb, f)
-		encs["compact v3"] = appendCompact3(f)
 	}
 	return f, encs
 }
@@ -221,7 +219,7 @@ func TestContainsEncodedFastPath(t *testing.T) {
 					for i := range d {
 						d[i] = 0x5a
 					}
-					d[0], d[n-1], d[n-2], d[n-3], d[n-4] = formatVersion4, byte(shape), flag4Mark|byte(c), byte(n), count
+					d[0], d[n-1], d[n-2], d[n-3], d[n-4] = compactVersion, byte(shape), compactMark|byte(c), byte(n), count
 					ok, err := containsEncoded(d, kindHash, p)
 					wok, werr := containsOther(d, kindHash, p)
 					if ok != wok || fmt.Sprint(err) != fmt.Sprint(werr) {

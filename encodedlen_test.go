@@ -21,7 +21,7 @@ func walkView[T Hashable](t *testing.T, data []byte, want *Filter[T], keys []T) 
 		t.Fatalf("EncodedLen %d, the filter's EncodedSize %d", n, want.EncodedSize())
 	}
 	// Cut anywhere after the header: the length, and io.ErrUnexpectedEOF.
-	for _, cut := range []int{headerLen(data), max(headerLen(data), n/2), n - 1} {
+	for _, cut := range []int{headerSize, max(headerSize, n/2), n - 1} {
 		if h, err := EncodedLen(data[:cut]); h != n || !errors.Is(err, io.ErrUnexpectedEOF) || !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("EncodedLen of %d of %d bytes: %d, %v", cut, n, h, err)
 		}
@@ -35,7 +35,7 @@ func walkView[T Hashable](t *testing.T, data []byte, want *Filter[T], keys []T) 
 }
 
 // TestEncodedLenWalk writes six filters of different widths, layouts, key
-// types and format versions back to back and opens each at its offset with
+// types and growth back to back and opens each at its offset with
 // EncodedLen + NewView.
 func TestEncodedLenWalk(t *testing.T) {
 	ints := builtFilter(t, Config{Capacity: 300, FingerprintBits: 4}, 300, intKey)
@@ -43,7 +43,7 @@ func TestEncodedLenWalk(t *testing.T) {
 	floats := builtFilter(t, Config{Capacity: 50, FingerprintBits: 21}, 50, func(i int) float64 { return float64(i) / 3 })
 	ids := builtFilter(t, Config{Capacity: 2000, FingerprintBits: 32, Layout: SemiSorted}, 2000, uuidKey)
 	small := builtFilter(t, Config{Capacity: 1, FingerprintBits: 9}, 1, func(i int) int8 { return int8(i) })
-	grown := builtFilter(t, Config{Capacity: 10, MaxCapacity: 10 << 5, FingerprintBits: 11}, 100, intKey) // version 2
+	grown := builtFilter(t, Config{Capacity: 10, MaxCapacity: 10 << 5, FingerprintBits: 11}, 100, intKey) // growable, grown
 	var file []byte
 	for _, f := range []interface{ AppendBinary([]byte) ([]byte, error) }{ints, strs, floats, grown, ids, small} {
 		var err error
@@ -85,10 +85,10 @@ func TestEncodedLenErrors(t *testing.T) {
 		bad := bytes.Clone(enc)
 		bad[bit/8] ^= 1 << (bit % 8)
 		n, err := EncodedLen(bad)
-		if bad[0] == formatVersion3 {
-			// A compact encoding's version byte: EncodedLen cannot tell its
-			// length, and its trailer (here the CRC) is not one.
-			if _, verr := NewView[uint64](bad); n != 0 || !errors.Is(err, ErrIncompatible) || !errors.Is(verr, ErrCorrupt) {
+		if isCompact(bad[0]) {
+			// A compact encoding's version byte, of an earlier version
+			// ('C' to 3): refused as that.
+			if _, verr := NewView[uint64](bad); n != 0 || !errors.Is(err, ErrUnsupportedVersion) || !errors.Is(verr, ErrUnsupportedVersion) {
 				t.Fatalf("bit %d: EncodedLen %d, %v; NewView %v", bit, n, err, verr)
 			}
 			continue

@@ -11,58 +11,60 @@ import (
 	"unsafe"
 )
 
-// The binary format is described in FORMAT.md: a header, the table's data
-// exactly as it is in memory (buckets packed little-endian, then tablePad
-// zero bytes), and a CRC-32C of everything before it. Keeping the padding in
-// the encoding is what lets a View probe the encoded bytes in place with
-// the same 64-bit loads as a Filter. Version 1 (a 64-byte header) is every
-// fixed filter's; version 2 (128 bytes, the first 64 as version 1's) adds
-// what a growable filter's stage needs, and is written only for those.
+// The binary format is described in FORMAT.md: a 128-byte header, the
+// table's data exactly as it is in memory (buckets packed little-endian,
+// then tablePad zero bytes), and a CRC-32C of everything before it. Keeping
+// the padding in the encoding is what lets a View probe the encoded bytes in
+// place with the same 64-bit loads as a Filter. Every filter, fixed,
+// growable or keyed, has the same header: 128 bytes keep the table 64-byte
+// aligned and hold every field with room to spare, where 64 bytes would not
+// hold a growable keyed filter's.
 
 const (
-	formatVersion1 = 1
-	formatVersion2 = 2
-	headerSize     = 64  // version 1's; the table starts 64-byte aligned in the encoding
-	headerSize2    = 128 // version 2's
-	checksumSize   = 4
+	// formatVersion is the one version of the encoding with a header that
+	// the package writes and reads. Versions 1 (fixed filters) and 2
+	// (growable or keyed ones), with other headers, were written before the
+	// first release; 3 and 4 were compact versions.
+	formatVersion = 5
+	headerSize    = 128 // the table starts 64-byte aligned in the encoding
+	checksumSize  = 4
 )
 
-// formatMagic opens every encoding.
+// formatMagic opens every encoding with a header.
 var formatMagic = [4]byte{'C', 'K', 'O', 'O'}
 
 // Header field offsets; FORMAT.md has the table. Integers are little-endian.
 const (
-	offVersion   = 4  // uint16
-	offLayout    = 6  // uint8
-	offBits      = 7  // uint8, fingerprint bits
-	offSlots     = 8  // uint8, slots per bucket
-	offKind      = 9  // uint8, key family
-	offReserved1 = 10 // 6 zero bytes; in version 2 offFlags to offReserved3
-	offFlags     = 10 // version 2: uint8, flags: flagKeyed, the rest zero
-	offDoublings = 11 // version 2: uint8, doublings in all (g)
-	offStage     = 12 // version 2: uint8, doublings done (k)
-	offReserved3 = 13 // version 2: 3 zero bytes
-	offBuckets   = 16 // uint64
-	offCount     = 24 // uint64
-	offCapacity  = 32 // uint64
-	offSeed      = 40 // uint64
-	offMaxKicks  = 48 // uint32
-	offReserved2 = 52 // 4 zero bytes
-	offRNG       = 56 // uint64, displacement PRNG state
-
-	// Version 2 only.
+	offVersion     = 4  // uint16
+	offLayout      = 6  // uint8
+	offBits        = 7  // uint8, fingerprint bits
+	offSlots       = 8  // uint8, slots per bucket
+	offKind        = 9  // uint8, key family
+	offFlags       = 10 // uint8, flags: flagKeyed, the rest zero
+	offDoublings   = 11 // uint8, doublings in all (g)
+	offStage       = 12 // uint8, doublings done (k)
+	offGenerations = 13 // uint8, generations (G): reserved for expiring filters, zero
+	offReserved1   = 14 // 2 zero bytes
+	offBuckets     = 16 // uint64
+	offCount       = 24 // uint64
+	offCapacity    = 32 // uint64
+	offSeed        = 40 // uint64
+	offMaxKicks    = 48 // uint32
+	offGeneration  = 52 // uint32, the current generation: reserved for expiring filters, zero
+	offRNG         = 56 // uint64, displacement PRNG state
 	offMaxCapacity = 64 // uint64
 	offKeyCheck    = 72 // uint64: a keyed filter's key check value (keyed.go), else 0
-	offReserved4   = 80 // 48 zero bytes
+	offReserved2   = 80 // 48 zero bytes
 
 	flagKeyed = 1 // the filter hashes with Config.Key
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// header is the decoded fixed part of an encoding.
+// header is the decoded fixed part of an encoding: its header, or a compact
+// encoding's trailer and length.
 type header struct {
-	version  uint16
+	compact  bool
 	layout   Layout
 	f        uint    // fingerprint bits; slots have f+g-k bits
 	kind     keyKind // the key family
@@ -73,8 +75,8 @@ type header struct {
 	maxKicks uint64
 	rng      uint64
 
-	// Version 2: a growable filter's stage (geometry.go), and MaxCapacity;
-	// whether the filter is keyed, and its key's check value (keyed.go).
+	// A growable filter's stage (geometry.go), and MaxCapacity; whether the
+	// filter is keyed, and its key's check value (keyed.go).
 	g, k        uint
 	maxCapacity uint64
 	keyed       bool
@@ -84,13 +86,10 @@ type header struct {
 // size is the length of the header: a compact encoding's is its version
 // byte.
 func (h *header) size() uint64 {
-	switch {
-	case h.version == formatVersion1:
-		return headerSize
-	case isCompact(h.version):
+	if h.compact {
 		return 1
 	}
-	return headerSize2
+	return headerSize
 }
 
 // tableSize is the size of the table region of the encoding, padding
@@ -98,15 +97,15 @@ func (h *header) size() uint64 {
 // whose seed and trailer are the padding.
 func (h *header) tableSize() uint64 {
 	bbits := bucketBits(h.layout, h.f+h.g-h.k)
-	if isCompact(h.version) {
-		return h.m*uint64(bbits)/8 + compactTail(h.version, shapeOf(h.layout, h.f), h.seed, h.count)
+	if h.compact {
+		return h.m*uint64(bbits)/8 + compactTail(shapeOf(h.layout, h.f), h.seed, h.count)
 	}
 	return tableBytes(h.m, bbits)
 }
 
 // checksumLen is the length of the checksum that ends the encoding.
 func (h *header) checksumLen() uint64 {
-	if isCompact(h.version) {
+	if h.compact {
 		return 0
 	}
 	return checksumSize
@@ -115,51 +114,40 @@ func (h *header) checksumLen() uint64 {
 // encodedSize is the size of the whole encoding.
 func (h *header) encodedSize() uint64 { return h.size() + h.tableSize() + h.checksumLen() }
 
-// put writes the header into b[:h.size()].
-func (h *header) put(b *[headerSize2]byte) {
+// put writes the header of an encoding with a header into b.
+func (h *header) put(b *[headerSize]byte) {
 	le := binary.LittleEndian
-	*b = [headerSize2]byte{}
+	*b = [headerSize]byte{}
 	copy(b[:], formatMagic[:])
-	le.PutUint16(b[offVersion:], h.version)
+	le.PutUint16(b[offVersion:], formatVersion)
 	b[offLayout] = byte(h.layout)
 	b[offBits] = byte(h.f)
 	b[offSlots] = slotsPerBucket
 	b[offKind] = byte(h.kind)
+	b[offDoublings], b[offStage] = byte(h.g), byte(h.k)
 	le.PutUint64(b[offBuckets:], h.m)
 	le.PutUint64(b[offCount:], h.count)
 	le.PutUint64(b[offCapacity:], h.capacity)
 	le.PutUint64(b[offSeed:], h.seed)
 	le.PutUint32(b[offMaxKicks:], uint32(h.maxKicks))
 	le.PutUint64(b[offRNG:], h.rng)
-	if h.version == formatVersion2 {
-		b[offDoublings], b[offStage] = byte(h.g), byte(h.k)
-		le.PutUint64(b[offMaxCapacity:], h.maxCapacity)
-		if h.keyed {
-			b[offFlags] = flagKeyed
-			le.PutUint64(b[offKeyCheck:], h.keyCheck)
-		}
+	le.PutUint64(b[offMaxCapacity:], h.maxCapacity)
+	if h.keyed {
+		b[offFlags] = flagKeyed
+		le.PutUint64(b[offKeyCheck:], h.keyCheck)
 	}
 }
 
-// checkVersion checks the magic and the version, the part of the header every
-// format version shares. b holds at least 6 bytes.
+// checkVersion checks the magic and the version, which every version of
+// the header keeps at the same place. b holds at least 6 bytes.
 func checkVersion(b []byte) error {
 	if [4]byte(b) != formatMagic {
 		return formatErr(ErrCorrupt, "bad magic %q", b[:4])
 	}
-	if v := binary.LittleEndian.Uint16(b[offVersion:]); v != formatVersion1 && v != formatVersion2 {
-		return formatErr(ErrUnsupportedVersion, "version %d, this package reads %d and %d", v, formatVersion1, formatVersion2)
+	if v := binary.LittleEndian.Uint16(b[offVersion:]); v != formatVersion {
+		return formatErr(ErrUnsupportedVersion, "format version %d; this package reads version %d", v, formatVersion)
 	}
 	return nil
-}
-
-// headerLen is the length of the header at b, whose magic and version
-// checkVersion accepted.
-func headerLen(b []byte) int {
-	if binary.LittleEndian.Uint16(b[offVersion:]) == formatVersion1 {
-		return headerSize
-	}
-	return headerSize2
 }
 
 // parseHeader checks the header at the start of b: magic, version, then
@@ -175,31 +163,32 @@ func parseHeader(b []byte) (header, error) {
 	if err := checkVersion(b); err != nil {
 		return h, err
 	}
-	if n := headerLen(b); len(b) < n {
-		return h, formatErr(ErrCorrupt, "truncated: %d bytes, the header has %d", len(b), n)
+	if len(b) < headerSize {
+		return h, formatErr(ErrCorrupt, "truncated: %d bytes, the header has %d", len(b), headerSize)
 	}
 	le := binary.LittleEndian
 	h = header{
-		version:  le.Uint16(b[offVersion:]),
-		layout:   Layout(b[offLayout]),
-		f:        uint(b[offBits]),
-		kind:     keyKind(b[offKind]),
-		m:        le.Uint64(b[offBuckets:]),
-		count:    le.Uint64(b[offCount:]),
-		capacity: le.Uint64(b[offCapacity:]),
-		seed:     le.Uint64(b[offSeed:]),
-		maxKicks: uint64(le.Uint32(b[offMaxKicks:])),
-		rng:      le.Uint64(b[offRNG:]),
+		layout:      Layout(b[offLayout]),
+		f:           uint(b[offBits]),
+		kind:        keyKind(b[offKind]),
+		m:           le.Uint64(b[offBuckets:]),
+		count:       le.Uint64(b[offCount:]),
+		capacity:    le.Uint64(b[offCapacity:]),
+		seed:        le.Uint64(b[offSeed:]),
+		maxKicks:    uint64(le.Uint32(b[offMaxKicks:])),
+		rng:         le.Uint64(b[offRNG:]),
+		g:           uint(b[offDoublings]),
+		k:           uint(b[offStage]),
+		maxCapacity: le.Uint64(b[offMaxCapacity:]),
+		keyed:       b[offFlags] == flagKeyed,
+		keyCheck:    le.Uint64(b[offKeyCheck:]),
 	}
-	h.maxCapacity = h.capacity
-	reservedOK := allZero(b[offReserved1:offBuckets])
-	if h.version == formatVersion2 {
-		h.g, h.k, h.maxCapacity = uint(b[offDoublings]), uint(b[offStage]), le.Uint64(b[offMaxCapacity:])
-		h.keyed, h.keyCheck = b[offFlags] == flagKeyed, le.Uint64(b[offKeyCheck:])
-		reservedOK = b[offFlags]&^flagKeyed == 0 && (h.keyed || h.keyCheck == 0) &&
-			allZero(b[offReserved3:offBuckets]) && allZero(b[offReserved4:headerSize2])
-	}
+	gens, gen := b[offGenerations], le.Uint32(b[offGeneration:])
 	switch {
+	case gens != 0:
+		return h, formatErr(ErrUnsupportedVersion, "a filter of %d generations: expiring filters are not read by this version of the package", gens)
+	case gen != 0:
+		return h, formatErr(ErrCorrupt, "current generation %d in a filter whose keys never expire (generation fields are for expiring filters)", gen)
 	case !h.layout.valid():
 		return h, formatErr(ErrCorrupt, "unknown layout %d", h.layout)
 	case h.f < minFingerprintBits || h.f > maxFingerprintBits:
@@ -210,7 +199,8 @@ func parseHeader(b []byte) (header, error) {
 		return h, formatErr(ErrCorrupt, "%d slots per bucket, want %d", b[offSlots], slotsPerBucket)
 	case h.kind != h.kind.family() || h.kind == kindInvalid:
 		return h, formatErr(ErrCorrupt, "unknown key kind %d", h.kind)
-	case !reservedOK || !allZero(b[offReserved2:offRNG]):
+	case b[offFlags]&^flagKeyed != 0 || !h.keyed && h.keyCheck != 0 ||
+		!allZero(b[offReserved1:offBuckets]) || !allZero(b[offReserved2:headerSize]):
 		return h, formatErr(ErrCorrupt, "reserved header bytes are not zero")
 	case h.m < 2 || h.m%2 != 0 || h.m > maxBuckets:
 		return h, formatErr(ErrCorrupt, "bucket count %d: it must be even and in 2..%d", h.m, uint64(maxBuckets))
@@ -246,8 +236,8 @@ func parseHeader(b []byte) (header, error) {
 // platform's int gives an error wrapping ErrIncompatible. It never panics
 // and allocates nothing but an error.
 func EncodedLen(data []byte) (int, error) {
-	if len(data) > 0 && isCompact(uint16(data[0])) {
-		return 0, errCompactLen
+	if len(data) > 0 && isCompact(data[0]) {
+		return 0, compactLenErr(data[0])
 	}
 	h, err := parseHeader(data)
 	if err != nil {
@@ -282,12 +272,22 @@ const (
 
 // errCompactLen is EncodedLen's and ReadFrom's error for a compact
 // encoding, whose length only its container knows.
-var errCompactLen = formatErr(ErrIncompatible, "a compact encoding (version 3 or 4) does not record its length: read it whole, then UnmarshalBinary or NewView")
+var errCompactLen = formatErr(ErrIncompatible, "a compact encoding does not record its length: read it whole, then UnmarshalBinary or NewView")
+
+// compactLenErr is EncodedLen's and ReadFrom's error for bytes that start
+// with v, a compact encoding's version byte: errCompactLen, or the error
+// for a version this package does not read.
+func compactLenErr(v byte) error {
+	if err := checkCompactVersion(v); err != nil {
+		return err
+	}
+	return errCompactLen
+}
 
 // parseAny is parseHeader, or parseCompact for a compact encoding, which
 // must then be all of data.
 func parseAny(data []byte) (header, error) {
-	if len(data) > 0 && isCompact(uint16(data[0])) {
+	if len(data) > 0 && isCompact(data[0]) {
 		return parseCompact(data)
 	}
 	return parseHeader(data)
@@ -327,7 +327,7 @@ func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (heade
 	t := tableShape(h.m>>h.k, h.f, h.g, h.k, h.layout)
 	t.data = data[h.size():end:end]
 	if level == checkAll {
-		if err := t.checkStructure(h.count, !isCompact(h.version)); err != nil {
+		if err := t.checkStructure(h.count, !h.compact); err != nil {
 			return h, table{}, err
 		}
 	}
@@ -391,7 +391,6 @@ func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64) header 
 	t := &r.t
 	h := header{
 		layout:      t.layout,
-		version:     formatVersion1,
 		keyed:       r.h.sip() != nil,
 		keyCheck:    r.keyCheck(),
 		f:           t.fbits,
@@ -405,9 +404,6 @@ func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64) header 
 		g:           t.g,
 		k:           t.k,
 		maxCapacity: uint64(r.maxCapacity),
-	}
-	if t.g > 0 || h.keyed {
-		h.version = formatVersion2
 	}
 	return h
 }
@@ -432,7 +428,7 @@ func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
 		return b, errZeroFilter
 	}
 	h := f.header()
-	var hb [headerSize2]byte
+	var hb [headerSize]byte
 	h.put(&hb)
 	b = slices.Grow(b, int(h.encodedSize()))
 	start := len(b)
@@ -456,7 +452,7 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 		return 0, errZeroFilter
 	}
 	h := f.header()
-	var hb [headerSize2]byte
+	var hb [headerSize]byte
 	h.put(&hb)
 	head := hb[:h.size()]
 	var sum [checksumSize]byte
@@ -505,7 +501,7 @@ func (f *Filter[T]) UnmarshalBinary(data []byte) error {
 // of its buckets in a new table. A compact encoding's buckets are followed
 // by its trailer, not by zeros.
 func padded(h *header, t table, owned bool) []byte {
-	if owned && !isCompact(h.version) {
+	if owned && !h.compact {
 		return t.data
 	}
 	d := newTableData(tableBytes(t.m, t.bbits))
@@ -546,22 +542,23 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	return int64(len(buf)), nil
 }
 
-// readEncoding reads one encoding with a header (versions 1 and 2) from r,
-// never past its end, and returns its bytes, or the bytes read and an
-// error. The header is checked before the rest is read.
+// readEncoding reads one encoding with a header from r, never past its end,
+// and returns its bytes, or the bytes read and an error. The header is
+// checked before the rest is read.
 func readEncoding(r io.Reader) ([]byte, error) {
-	var head [headerSize2]byte
-	// The magic and version first: they say how long the header is.
+	var head [headerSize]byte
+	// The magic and version first: bytes of another version or kind are
+	// refused before more is read.
 	n, err := io.ReadFull(r, head[:offVersion+2])
 	if err == nil {
-		if isCompact(uint16(head[0])) {
-			return head[:n], errCompactLen
+		if isCompact(head[0]) {
+			return head[:n], compactLenErr(head[0])
 		}
 		if err = checkVersion(head[:]); err != nil {
 			return head[:n], err
 		}
 		var k int
-		k, err = io.ReadFull(r, head[n:headerLen(head[:])])
+		k, err = io.ReadFull(r, head[n:])
 		n += k
 	}
 	if err != nil {

@@ -22,25 +22,9 @@ func mustCompact[T Hashable](tb testing.TB, f *Filter[T]) []byte {
 	return b
 }
 
-// appendCompact3 is f's encoding in version 3, which the package reads but
-// no longer writes: the buckets, the seed if it is not DefaultSeed, and an
-// 8-byte trailer.
-func appendCompact3[T Hashable](f *Filter[T]) []byte {
-	r := &f.c.reader
-	t := &r.t
-	b := append([]byte{formatVersion3}, t.data[:t.m*uint64(t.bbits)/8]...)
-	flags := byte(0)
-	if r.h.seed != DefaultSeed {
-		b = binary.LittleEndian.AppendUint64(b, r.h.seed)
-		flags = compactFlagSeed3
-	}
-	b = binary.LittleEndian.AppendUint32(b, uint32(r.count))
-	return append(b, byte(kindOf[T]().family()), byte(t.layout), byte(t.fbits), flags)
-}
-
 // TestCompactRoundTrip: for every width and both layouts, key families and
 // seeds, the compact encoding is the buckets and the shortest trailer that
-// covers the probes' reach (version 3's: 8 or 16 bytes), and what
+// covers the probes' reach, and what
 // reads it (NewView, NewViewUnverified, UnmarshalBinary, UnmarshalText)
 // answers like the filter, batches included, under every probe
 // implementation; the decoded filter re-encodes to the same bytes and works
@@ -62,13 +46,13 @@ func TestCompactRoundTrip(t *testing.T) {
 func testCompactRoundTrip[T Hashable](t *testing.T, f *Filter[T], key func(int) T) {
 	enc := mustCompact(t, f)
 	tb := &f.c.t
-	fields := compactFields4 + countLen(uint64(f.Len()))
+	fields := compactFields + countLen(uint64(f.Len()))
 	if f.Seed() != DefaultSeed {
 		fields += compactSeedLen
 	}
 	want := 1 + int(tb.m)*int(tb.bbits)/8 + max(int(probeReachOf(tb.fbits, tb.bbits)), int(fields))
-	if len(enc) != want || enc[0] != formatVersion4 {
-		t.Fatalf("compact encoding of %d bytes starting %d, want %d starting 4", len(enc), enc[0], want)
+	if len(enc) != want || enc[0] != compactVersion {
+		t.Fatalf("compact encoding of %d bytes starting %d, want %d starting %d", len(enc), enc[0], want, compactVersion)
 	}
 	// What AppendCompact's documentation promises beyond the buckets.
 	extra, lo, hi := len(enc)-int(tb.m)*int(tb.bbits)/8, 4, 9
@@ -81,13 +65,6 @@ func testCompactRoundTrip[T Hashable](t *testing.T, f *Filter[T], key func(int) 
 		t.Fatalf("f=%d, %d items, seed %#x: %d bytes beyond the buckets, not %d to %d", tb.fbits, f.Len(), f.Seed(), extra, lo, hi)
 	}
 	testCompactReads(t, f, enc, key)
-	// Version 3 reads as the same filter, which writes version 4.
-	v3 := appendCompact3(f)
-	testCompactReads(t, f, v3, key)
-	var g3 Filter[T]
-	if err := g3.UnmarshalBinary(v3); err != nil || !bytes.Equal(mustCompact(t, &g3), enc) {
-		t.Fatalf("version 3 decoded and written as version 4: %v", err)
-	}
 }
 
 // testCompactReads checks what reads the compact encoding enc of f.
@@ -132,7 +109,7 @@ func testCompactReads[T Hashable](t *testing.T, f *Filter[T], enc []byte, key fu
 		}
 	}
 	if _, err := NewView[T](mustMarshal(t, &g)); err != nil {
-		t.Fatalf("the decoded filter's version 1 encoding: %v", err)
+		t.Fatalf("the decoded filter's encoding with a header: %v", err)
 	}
 }
 
@@ -169,8 +146,8 @@ func f64(f *Filter[uint64]) *Filter[uint64] { return f }
 // TestCompactChecks: every field of the trailer out of range, and lengths
 // that are not buckets and a trailer, are refused with ErrCorrupt, by
 // UnmarshalBinary, NewView, NewViewUnverified and ContainsEncoded alike,
-// with the same error, in both compact versions; an encoding whose slots do
-// not match its count, by the verifying readers.
+// with the same error; an encoding whose slots do not match its count, by
+// the verifying readers.
 func TestCompactChecks(t *testing.T) {
 	f := builtFilter(t, Config{Capacity: 100, FingerprintBits: 12, Seed: 5}, 100, intKey)
 	edit := func(off int, v byte) func([]byte) []byte { // off from the end
@@ -184,13 +161,13 @@ func TestCompactChecks(t *testing.T) {
 		"a bucket short": func(b []byte) []byte { return append(b[:1:1], b[7:]...) },
 		"version only":   func(b []byte) []byte { return b[:1] },
 	}
-	// Version 4, seed 5 and 100 items: the seed, the count, the length's
-	// low byte, flags, shape.
-	v4 := maps.Clone(cut)
-	maps.Copy(v4, map[string]func([]byte) []byte{
-		"flags":                 edit(2, flag4Mark|5|flag4Seed),
+	// Seed 5 and 100 items: the seed, the count, the length's low byte,
+	// flags, shape.
+	seeded := maps.Clone(cut)
+	maps.Copy(seeded, map[string]func([]byte) []byte{
+		"flags":                 edit(2, compactMark|5|compactFlagSeed),
 		"mark":                  edit(2, 1),
-		"no seed flag":          edit(2, flag4Mark|1), // the seed's 8 bytes are then buckets: not a whole number of them
+		"no seed flag":          edit(2, compactMark|1), // the seed's 8 bytes are then buckets: not a whole number of them
 		"length":                func(b []byte) []byte { b[len(b)-3]++; return b },
 		"bits 33":               edit(1, 1<<6|29), // integer keys
 		"family 0":              edit(1, 8),
@@ -199,18 +176,18 @@ func TestCompactChecks(t *testing.T) {
 		"count above the slots": edit(4, byte(min(255, 4*f.c.t.m+1))),
 		"trailer only":          func(b []byte) []byte { return append(b[:1:1], b[len(b)-12:]...) },
 	})
-	testCompactChecks(t, f, mustCompact(t, f), v4, edit(4, byte(f.Len()+1)))
-	// Version 4 with the default seed, which ContainsEncoded reads on its
+	testCompactChecks(t, f, mustCompact(t, f), seeded, edit(4, byte(f.Len()+1)))
+	// The default seed, which ContainsEncoded reads on its
 	// fast path: the count (1 byte, 12-bit slots reach 2 bytes), the
 	// length's low byte, flags, shape.
 	u := builtFilter(t, Config{Capacity: 100, FingerprintBits: 12}, 100, intKey)
 	ue := mustCompact(t, u)
-	if n := len(ue); ue[n-4] != byte(u.Len()) || ue[n-2] != flag4Mark|1 {
+	if n := len(ue); ue[n-4] != byte(u.Len()) || ue[n-2] != compactMark|1 {
 		t.Fatalf("the trailer % x of %d items", ue[n-4:], u.Len())
 	}
-	v4u := maps.Clone(cut)
-	maps.Copy(v4u, map[string]func([]byte) []byte{
-		"flags":                 edit(2, flag4Mark|7),
+	unseeded := maps.Clone(cut)
+	maps.Copy(unseeded, map[string]func([]byte) []byte{
+		"flags":                 edit(2, compactMark|7),
 		"mark":                  edit(2, 1),
 		"length":                func(b []byte) []byte { b[len(b)-3]++; return b },
 		"bits 33":               edit(1, 1<<6|29),
@@ -218,38 +195,22 @@ func TestCompactChecks(t *testing.T) {
 		"count above the slots": edit(4, byte(min(255, 4*u.c.t.m+1))),
 		"count in 2 bytes": func(b []byte) []byte {
 			n := len(b)
-			b[n-5], b[n-4], b[n-2] = b[n-4], 0, flag4Mark|2
+			b[n-5], b[n-4], b[n-2] = b[n-4], 0, compactMark|2
 			return b
 		},
 		"trailer only": func(b []byte) []byte { return append(b[:1:1], b[len(b)-4:]...) },
 	})
-	testCompactChecks(t, u, ue, v4u, edit(4, byte(u.Len()+1)))
-	// Version 3: the seed, the count, family, layout, bits, flags.
-	v3 := maps.Clone(cut)
-	maps.Copy(v3, map[string]func([]byte) []byte{
-		"flags":                 edit(1, 2),
-		"no seed flag":          edit(1, 0),
-		"layout":                edit(3, 2),
-		"bits 3":                edit(2, 3),
-		"bits 33":               edit(2, 33),
-		"family 0":              edit(4, 0),
-		"family 4":              edit(4, 4),
-		"seed 0":                seed(16, 0),
-		"default seed written":  seed(16, DefaultSeed),
-		"count above the slots": edit(8, byte(min(255, 4*f.c.t.m+1))),
-		"trailer only":          func(b []byte) []byte { return append(b[:1:1], b[len(b)-8:]...) },
-	})
-	testCompactChecks(t, f, appendCompact3(f), v3, edit(8, byte(f.Len()+1)))
-	// Version 4's count, on 5-bit slots, whose probes reach 5 bytes past
+	testCompactChecks(t, u, ue, unseeded, edit(4, byte(u.Len()+1)))
+	// The count, on 5-bit slots, whose probes reach 5 bytes past
 	// the buckets: the count in 2 bytes, to make up the reach, the length's
 	// low byte, flags and shape.
 	g := builtFilter(t, Config{Capacity: 100, FingerprintBits: 5}, 100, intKey)
 	enc := mustCompact(t, g)
-	if n := len(enc); enc[n-5] != byte(g.Len()) || enc[n-4] != 0 || enc[n-3] != byte(n) || enc[n-2] != flag4Mark|2 {
+	if n := len(enc); enc[n-5] != byte(g.Len()) || enc[n-4] != 0 || enc[n-3] != byte(n) || enc[n-2] != compactMark|2 {
 		t.Fatalf("the trailer % x of %d items", enc[n-5:], g.Len())
 	}
 	testCompactChecks(t, g, enc, map[string]func([]byte) []byte{
-		"count short of the reach": edit(2, flag4Mark|1),
+		"count short of the reach": edit(2, compactMark|1),
 	}, edit(5, byte(g.Len()-1)))
 }
 
@@ -258,7 +219,7 @@ func TestCompactChecks(t *testing.T) {
 // by the verifying readers only.
 func testCompactChecks(t *testing.T, f *Filter[uint64], enc []byte, edits map[string]func([]byte) []byte, miscount func([]byte) []byte) {
 	for name, edit := range edits {
-		name = fmt.Sprintf("version %d, %s", enc[0], name)
+		name = fmt.Sprintf("%d bytes, %s", len(enc), name)
 		bad := edit(bytes.Clone(enc))
 		err := new(Filter[uint64]).UnmarshalBinary(bad)
 		if !errors.Is(err, ErrCorrupt) {
@@ -275,13 +236,13 @@ func testCompactChecks(t *testing.T, f *Filter[uint64], enc []byte, edits map[st
 	}
 	bad := miscount(bytes.Clone(enc))
 	if err := new(Filter[uint64]).UnmarshalBinary(bad); !errors.Is(err, ErrCorrupt) {
-		t.Errorf("version %d, count off by one: %v", enc[0], err)
+		t.Errorf("count off by one: %v", err)
 	}
 	if _, err := NewViewUnverified[uint64](bad); err != nil {
-		t.Errorf("version %d, count off by one, unverified: %v", enc[0], err)
+		t.Errorf("count off by one, unverified: %v", err)
 	}
 	if ok, err := ContainsEncoded(bad, uint64(1)); err != nil {
-		t.Errorf("version %d, count off by one, ContainsEncoded: %v, %v", enc[0], ok, err)
+		t.Errorf("count off by one, ContainsEncoded: %v, %v", ok, err)
 	}
 }
 
@@ -316,20 +277,15 @@ var compactGolden = []struct {
 	n       int
 	strings bool
 }{
-	{"v3-compact-packed-f8.bin", Config{FingerprintBits: 8}, 50, false},
-	{"v3-compact-semisorted-f11-string.bin", Config{FingerprintBits: 11, Layout: SemiSorted}, 120, true},
-	{"v3-compact-packed-f17-seed.bin", Config{FingerprintBits: 17, Seed: 17}, 30, false},
-	{"v3-compact-semisorted-f24-string-seed.bin", Config{FingerprintBits: 24, Layout: SemiSorted, Seed: 0xfeed}, 70, true},
-	{"v4-compact-packed-f8.bin", Config{FingerprintBits: 8}, 50, false},
-	{"v4-compact-semisorted-f11-string.bin", Config{FingerprintBits: 11, Layout: SemiSorted}, 120, true},
-	{"v4-compact-packed-f17-seed.bin", Config{FingerprintBits: 17, Seed: 17}, 30, false},
-	{"v4-compact-semisorted-f24-string-seed.bin", Config{FingerprintBits: 24, Layout: SemiSorted, Seed: 0xfeed}, 70, true},
-	{"v4-compact-semisorted-f13-string.bin", Config{FingerprintBits: 13, Layout: SemiSorted}, 300, true},
+	{"v5-compact-packed-f8.bin", Config{FingerprintBits: 8}, 50, false},
+	{"v5-compact-semisorted-f11-string.bin", Config{FingerprintBits: 11, Layout: SemiSorted}, 120, true},
+	{"v5-compact-packed-f17-seed.bin", Config{FingerprintBits: 17, Seed: 17}, 30, false},
+	{"v5-compact-semisorted-f24-string-seed.bin", Config{FingerprintBits: 24, Layout: SemiSorted, Seed: 0xfeed}, 70, true},
+	{"v5-compact-semisorted-f13-string.bin", Config{FingerprintBits: 13, Layout: SemiSorted}, 300, true},
 }
 
 // TestGoldenCompact checks the compact files in testdata/: each is what
-// Build and AppendCompact give on this host (for version 3, which the
-// package no longer writes, appendCompact3), and reads back as that filter.
+// Build and AppendCompact give on this host, and reads back as that filter.
 func TestGoldenCompact(t *testing.T) {
 	for _, c := range compactGolden {
 		t.Run(c.file, func(t *testing.T) {
@@ -352,9 +308,6 @@ func testGoldenCompact[T Hashable](t *testing.T, file string, cfg Config, n int,
 		t.Fatal(err)
 	}
 	enc := mustCompact(t, f)
-	if strings.HasPrefix(file, "v3-") {
-		enc = appendCompact3(f)
-	}
 	path := filepath.Join("testdata", file)
 	if *update {
 		if err := os.WriteFile(path, enc, 0o644); err != nil {
@@ -382,11 +335,10 @@ func testGoldenCompact[T Hashable](t *testing.T, file string, cfg Config, n int,
 
 // TestCompactCutShort: a compact encoding cut short is refused, rather than
 // read as a filter that rules its keys out, for the filters of a few dozen
-// to a few hundred keys that storage engines write per block, in both
-// versions. Nothing guarantees it (neither has a checksum), but with its
-// length byte and flag mark version 4 should refuse all but about one in
-// 2^20 cuts, and version 3's trailer more; without them, about one cut in
-// 400, some 350 of these, reads as a filter.
+// to a few hundred keys that storage engines write per block. Nothing
+// guarantees it (there is no checksum), but with its length byte and flag
+// mark the trailer should refuse all but about one in 2^20 cuts; without
+// them, about one cut in 400, some 350 of these, reads as a filter.
 func TestCompactCutShort(t *testing.T) {
 	for n := 20; n < 320; n++ {
 		for _, f := range []int{10, 13} {
@@ -398,11 +350,10 @@ func TestCompactCutShort(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, enc := range [][]byte{mustCompact(t, fl), appendCompact3(fl)} {
-				for cut := 1; cut < len(enc); cut++ {
-					if _, err := NewViewUnverified[string](enc[:cut]); err == nil {
-						t.Errorf("version %d, f=%d, %d keys: %d of %d bytes read as a filter", enc[0], f, n, cut, len(enc))
-					}
+			enc := mustCompact(t, fl)
+			for cut := 1; cut < len(enc); cut++ {
+				if _, err := NewViewUnverified[string](enc[:cut]); err == nil {
+					t.Errorf("f=%d, %d keys: %d of %d bytes read as a filter", f, n, cut, len(enc))
 				}
 			}
 		}

@@ -171,7 +171,7 @@ func TestEncodingRoundTrip(t *testing.T) {
 				testRoundTrip(t, Config{Capacity: 300_000, FingerprintBits: 17, Layout: layout}, intKey)
 			})
 		}
-		// Version 2: growable filters, grown part of the way, so that the
+		// Growable filters, grown part of the way, so that the
 		// decoded filters must keep growing like the original.
 		for _, f := range []int{4, 8, 13, 16, 20} {
 			t.Run("growable/f"+strconv.Itoa(f), func(t *testing.T) {
@@ -373,7 +373,7 @@ func TestReadFromStream(t *testing.T) {
 	var filters []*Filter[uint64]
 	for i, c := range []int{1, 50, 3000, 7, 40} {
 		cfg := Config{Capacity: c, FingerprintBits: 5 + 6*i}
-		if i == 3 { // version 2, between version 1 encodings
+		if i == 3 { // growable, between fixed filters
 			cfg.MaxCapacity = c << 4
 			c *= 6
 		}
@@ -470,9 +470,9 @@ func TestEncodingBitFlips(t *testing.T) {
 // encoding with a byte too many.
 func TestEncodingTruncations(t *testing.T) {
 	forEachLayout(t, func(t *testing.T, layout Layout) {
-		v1 := mustMarshal(t, builtFilter(t, Config{Capacity: 40, FingerprintBits: 13, Layout: layout}, 40, intKey))
-		v2 := mustMarshal(t, builtFilter(t, Config{Capacity: 20, MaxCapacity: 160, FingerprintBits: 13, Layout: layout}, 45, intKey))
-		for _, enc := range [][]byte{v1, v2} {
+		fixed := mustMarshal(t, builtFilter(t, Config{Capacity: 40, FingerprintBits: 13, Layout: layout}, 40, intKey))
+		grown := mustMarshal(t, builtFilter(t, Config{Capacity: 20, MaxCapacity: 160, FingerprintBits: 13, Layout: layout}, 45, intKey))
+		for _, enc := range [][]byte{fixed, grown} {
 			testTruncations(t, enc)
 		}
 	})
@@ -525,8 +525,13 @@ func TestEncodingChecks(t *testing.T) {
 	checkEdits(t, enc, []encodingEdit{
 		{"magic", put8(0, 'X'), ErrCorrupt},
 		{"version 0", put8(offVersion, 0), ErrUnsupportedVersion},
-		{"version 3", put8(offVersion, 3), ErrUnsupportedVersion},
+		{"version 1", put8(offVersion, 1), ErrUnsupportedVersion},
+		{"version 2", put8(offVersion, 2), ErrUnsupportedVersion},
+		{"version 4", put8(offVersion, 4), ErrUnsupportedVersion},
+		{"version 6", put8(offVersion, 6), ErrUnsupportedVersion},
 		{"version 256", put8(offVersion+1, 1), ErrUnsupportedVersion},
+		{"generations", put8(offGenerations, 4), ErrUnsupportedVersion},
+		{"current generation", put32(offGeneration, 1), ErrCorrupt},
 		{"layout", put8(offLayout, 2), ErrCorrupt},
 		{"bits 3", put8(offBits, 3), ErrCorrupt},
 		{"bits 33", put8(offBits, 33), ErrCorrupt},
@@ -534,8 +539,13 @@ func TestEncodingChecks(t *testing.T) {
 		{"kind 0", put8(offKind, 0), ErrCorrupt},
 		{"kind string", put8(offKind, byte(kindString)), ErrCorrupt},
 		{"kind bytes", put8(offKind, byte(kindBytes)), ErrIncompatible},
-		{"reserved 1", put8(offReserved1+5, 1), ErrCorrupt},
+		{"reserved 1", put8(offReserved1+1, 1), ErrCorrupt},
 		{"reserved 2", put8(offReserved2, 1), ErrCorrupt},
+		{"reserved last", put8(headerSize-1, 1), ErrCorrupt},
+		{"flags", put8(offFlags, 2), ErrCorrupt},
+		{"key check, not keyed", put64(offKeyCheck, 1), ErrCorrupt},
+		{"max capacity below capacity", put64(offMaxCapacity, le.Uint64(enc[offCapacity:])-1), ErrCorrupt},
+		{"doublings past the width", put8(offDoublings, byte(maxFingerprintBits-12+1)), ErrCorrupt},
 		{"buckets odd", put64(offBuckets, m+1), ErrCorrupt},
 		{"buckets 0", put64(offBuckets, 0), ErrCorrupt},
 		{"buckets huge", put64(offBuckets, maxBuckets+2), ErrCorrupt},
@@ -670,9 +680,9 @@ func TestEncodingGarbage(t *testing.T) {
 // and running `go test -run Golden -update` adds its file.
 //
 // The files pin the format, not the sizing: a case with buckets != 0 is
-// built with that bucket count instead of the one New picks today. The v1
-// files were written before small tables kept minFreeSlots slots free
-// (TestSizingOfGoldenCases says what New gives them now).
+// built with that bucket count instead of the one New picks today, the
+// count of the sizing before small tables kept minFreeSlots slots free
+// (TestSmallTableSizing says what New gives them now).
 type goldenCase struct {
 	file    string
 	cfg     Config
@@ -682,26 +692,26 @@ type goldenCase struct {
 }
 
 var goldenCases = []goldenCase{
-	{"v1-packed-f4.bin", Config{Capacity: 60, FingerprintBits: 4}, false, 0, 26},
-	{"v1-packed-f8.bin", Config{Capacity: 100, FingerprintBits: 8, Seed: 1}, false, 0, 30},
-	{"v1-packed-f12.bin", Config{Capacity: 100, FingerprintBits: 12, MaxKicks: 1000}, false, 0, 30},
-	{"v1-packed-f13-string.bin", Config{Capacity: 150, Seed: 0xfeed}, true, 0, 42},
-	{"v1-packed-f16.bin", Config{Capacity: 100, FingerprintBits: 16}, false, 0, 30},
-	{"v1-packed-f17.bin", Config{Capacity: 100, FingerprintBits: 17, Seed: 17}, false, 0, 30},
-	{"v1-packed-f25.bin", Config{Capacity: 80, FingerprintBits: 25}, false, 0, 24},
-	{"v1-packed-f32.bin", Config{Capacity: 80, FingerprintBits: 32, MaxKicks: 7}, false, 0, 24},
-	{"v1-semisorted-f4.bin", Config{Capacity: 60, FingerprintBits: 4, Layout: SemiSorted}, false, 0, 26},
-	{"v1-semisorted-f9.bin", Config{Capacity: 100, FingerprintBits: 9, Layout: SemiSorted, Seed: 9}, false, 0, 30},
-	{"v1-semisorted-f13-string.bin", Config{Capacity: 150, Layout: SemiSorted, Seed: 0xfeed}, true, 0, 42},
-	{"v1-semisorted-f16.bin", Config{Capacity: 100, FingerprintBits: 16, Layout: SemiSorted}, false, 0, 30},
-	{"v1-semisorted-f21.bin", Config{Capacity: 90, FingerprintBits: 21, Layout: SemiSorted}, false, 0, 26},
-	{"v1-semisorted-f32.bin", Config{Capacity: 80, FingerprintBits: 32, Layout: SemiSorted, MaxKicks: 7}, false, 0, 24},
-	{"v2-growable-packed-f8.bin", Config{Capacity: 30, MaxCapacity: 30 << 4, FingerprintBits: 8, Seed: 2}, false, 150, 0},
-	{"v2-growable-packed-f13-string.bin", Config{Capacity: 20, MaxCapacity: 20 << 6, Seed: 0xfeed}, true, 20, 0},
-	{"v2-growable-semisorted-f12.bin", Config{Capacity: 25, MaxCapacity: 25 << 5, FingerprintBits: 12, Layout: SemiSorted}, false, 300, 0},
-	{"v2-grown-semisorted-f21.bin", Config{Capacity: 16, MaxCapacity: 16 << 3, FingerprintBits: 21, Layout: SemiSorted}, false, 128, 0},
-	{"v2-keyed-packed-f13-string.bin", Config{Capacity: 60, Key: [16]byte{'g', 'o', 'l', 'd', 'e', 'n'}}, true, 0, 0},
-	{"v2-keyed-growable-semisorted-f10.bin", Config{Capacity: 20, MaxCapacity: 160, FingerprintBits: 10, Layout: SemiSorted, Key: [16]byte{15: 1}}, false, 100, 0},
+	{"v5-packed-f4.bin", Config{Capacity: 60, FingerprintBits: 4}, false, 0, 26},
+	{"v5-packed-f8.bin", Config{Capacity: 100, FingerprintBits: 8, Seed: 1}, false, 0, 30},
+	{"v5-packed-f12.bin", Config{Capacity: 100, FingerprintBits: 12, MaxKicks: 1000}, false, 0, 30},
+	{"v5-packed-f13-string.bin", Config{Capacity: 150, Seed: 0xfeed}, true, 0, 42},
+	{"v5-packed-f16.bin", Config{Capacity: 100, FingerprintBits: 16}, false, 0, 30},
+	{"v5-packed-f17.bin", Config{Capacity: 100, FingerprintBits: 17, Seed: 17}, false, 0, 30},
+	{"v5-packed-f25.bin", Config{Capacity: 80, FingerprintBits: 25}, false, 0, 24},
+	{"v5-packed-f32.bin", Config{Capacity: 80, FingerprintBits: 32, MaxKicks: 7}, false, 0, 24},
+	{"v5-semisorted-f4.bin", Config{Capacity: 60, FingerprintBits: 4, Layout: SemiSorted}, false, 0, 26},
+	{"v5-semisorted-f9.bin", Config{Capacity: 100, FingerprintBits: 9, Layout: SemiSorted, Seed: 9}, false, 0, 30},
+	{"v5-semisorted-f13-string.bin", Config{Capacity: 150, Layout: SemiSorted, Seed: 0xfeed}, true, 0, 42},
+	{"v5-semisorted-f16.bin", Config{Capacity: 100, FingerprintBits: 16, Layout: SemiSorted}, false, 0, 30},
+	{"v5-semisorted-f21.bin", Config{Capacity: 90, FingerprintBits: 21, Layout: SemiSorted}, false, 0, 26},
+	{"v5-semisorted-f32.bin", Config{Capacity: 80, FingerprintBits: 32, Layout: SemiSorted, MaxKicks: 7}, false, 0, 24},
+	{"v5-growable-packed-f8.bin", Config{Capacity: 30, MaxCapacity: 30 << 4, FingerprintBits: 8, Seed: 2}, false, 150, 0},
+	{"v5-growable-packed-f13-string.bin", Config{Capacity: 20, MaxCapacity: 20 << 6, Seed: 0xfeed}, true, 20, 0},
+	{"v5-growable-semisorted-f12.bin", Config{Capacity: 25, MaxCapacity: 25 << 5, FingerprintBits: 12, Layout: SemiSorted}, false, 300, 0},
+	{"v5-grown-semisorted-f21.bin", Config{Capacity: 16, MaxCapacity: 16 << 3, FingerprintBits: 21, Layout: SemiSorted}, false, 128, 0},
+	{"v5-keyed-packed-f13-string.bin", Config{Capacity: 60, Key: [16]byte{'g', 'o', 'l', 'd', 'e', 'n'}}, true, 0, 0},
+	{"v5-keyed-growable-semisorted-f10.bin", Config{Capacity: 20, MaxCapacity: 160, FingerprintBits: 10, Layout: SemiSorted, Key: [16]byte{15: 1}}, false, 100, 0},
 }
 
 // TestGolden checks the files in testdata/: each decodes, answers like the
@@ -827,14 +837,14 @@ func minAlloc(fn func()) uint64 {
 	return least
 }
 
-// TestEncodingChecksV2 is TestEncodingChecks for the fields version 2 adds:
-// a growable filter's stage and MaxCapacity, and its reserved bytes.
-func TestEncodingChecksV2(t *testing.T) {
+// TestEncodingChecksGrowable is TestEncodingChecks for a grown filter's
+// fields: its stage and MaxCapacity.
+func TestEncodingChecksGrowable(t *testing.T) {
 	orig := builtFilter(t, Config{Capacity: 20, MaxCapacity: 20 << 4, FingerprintBits: 12}, 100, intKey)
 	enc := mustMarshal(t, orig)
 	le := binary.LittleEndian
-	if v := le.Uint16(enc[offVersion:]); v != formatVersion2 || orig.c.t.k == 0 {
-		t.Fatalf("version %d at stage %d: the test wants a grown version 2 filter", v, orig.c.t.k)
+	if orig.c.t.k == 0 {
+		t.Fatal("the test wants a grown filter")
 	}
 	put8 := func(off int, v uint8) func([]byte) { return func(b []byte) { b[off] = v } }
 	put64 := func(off int, v uint64) func([]byte) { return func(b []byte) { le.PutUint64(b[off:], v) } }
@@ -843,8 +853,6 @@ func TestEncodingChecksV2(t *testing.T) {
 		{"flags", put8(offFlags, 2), ErrCorrupt},
 		{"keyed flag, read without a key", put8(offFlags, flagKeyed), ErrIncompatible},
 		{"key check, not keyed", put64(offKeyCheck, 1), ErrCorrupt},
-		{"reserved 3", put8(offReserved3+2, 1), ErrCorrupt},
-		{"reserved 4", put8(headerSize2-1, 1), ErrCorrupt},
 		{"stage past doublings", put8(offStage, g+1), ErrCorrupt},
 		{"stage other", put8(offStage, k-1), ErrCorrupt},
 		{"doublings past the width", put8(offDoublings, byte(maxFingerprintBits-12+1)), ErrCorrupt},
@@ -859,5 +867,96 @@ func TestEncodingChecksV2(t *testing.T) {
 	var dec Filter[uint64]
 	if err := dec.UnmarshalBinary(other); err != nil || dec.MaxCapacity() != 20<<4+1 {
 		t.Errorf("another MaxCapacity: %v, MaxCapacity %d", err, dec.MaxCapacity())
+	}
+}
+
+// TestEncodingSupersededVersions: encodings of the versions written before the
+// first release (testdata/superseded: 1 and 2 with a header, 3 and 4
+// compact) and of versions not yet written are refused by every reader
+// with an error wrapping ErrUnsupportedVersion that names the version read
+// and the one this package reads, before any other check.
+func TestEncodingSupersededVersions(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "superseded", "v*.bin"))
+	if err != nil || len(files) < 6 {
+		t.Fatalf("%d superseded files: %v", len(files), err)
+	}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := strconv.Atoi(filepath.Base(path)[1:2])
+		checkRefused(t, filepath.Base(path), data, v)
+	}
+	// Version 4's compact bytes are version 5's but for the version byte,
+	// and version 2's header version 5's but for the version field: the
+	// version alone refuses them.
+	for old, cur := range map[string]string{
+		"v4-compact-packed-f8.bin":                  "v5-compact-packed-f8.bin",
+		"v4-compact-semisorted-f24-string-seed.bin": "v5-compact-semisorted-f24-string-seed.bin",
+		"v2-grown-semisorted-f21.bin":               "v5-grown-semisorted-f21.bin",
+	} {
+		b, err1 := os.ReadFile(filepath.Join("testdata", "superseded", old))
+		want, err2 := os.ReadFile(filepath.Join("testdata", cur))
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if isCompact(b[0]) {
+			b[0] = compactVersion
+		} else {
+			binary.LittleEndian.PutUint16(b[offVersion:], formatVersion)
+			reseal(b)
+		}
+		if !bytes.Equal(b, want) {
+			t.Errorf("%s with the current version is not %s", old, cur)
+		}
+	}
+	// Today's encodings with another version, earlier or later.
+	enc := mustMarshal(t, builtFilter(t, Config{Capacity: 50, FingerprintBits: 12}, 50, intKey))
+	compact := mustCompact(t, builtFilter(t, Config{Capacity: 50, FingerprintBits: 12}, 50, intKey))
+	for _, v := range []int{0, 1, 2, 3, 4, 6, 7, 0xffff} {
+		b := bytes.Clone(enc)
+		binary.LittleEndian.PutUint16(b[offVersion:], uint16(v))
+		checkRefused(t, fmt.Sprintf("version %d", v), reseal(b), v)
+		if v <= maxCompactVersion && isCompact(byte(v)) {
+			b := bytes.Clone(compact)
+			b[0] = byte(v)
+			checkRefused(t, fmt.Sprintf("compact version %d", v), b, v)
+		}
+	}
+	b := bytes.Clone(compact)
+	b[0] = maxCompactVersion
+	checkRefused(t, "compact version 31", b, maxCompactVersion)
+}
+
+// checkRefused fails unless every reader refuses data, an encoding of
+// version v, with ErrUnsupportedVersion naming v and formatVersion.
+func checkRefused(t *testing.T, what string, data []byte, v int) {
+	t.Helper()
+	key := [16]byte{15: 1}
+	var errs []error
+	add := func(_ any, err error) { errs = append(errs, err) }
+	errs = append(errs, new(Filter[uint64]).UnmarshalBinary(data), new(Filter[string]).UnmarshalBinary(data),
+		mustNew[uint64](t, Config{Capacity: 1, Key: key}).UnmarshalBinary(data),
+		new(ConcurrentFilter[uint64]).UnmarshalBinary(data))
+	add(NewView[uint64](data))
+	add(NewViewUnverified[string](data))
+	add(NewKeyedView[uint64](data, key))
+	add(DecodeKeyed[uint64](data, key))
+	add(EncodedLen(data))
+	add(new(Filter[uint64]).ReadFrom(bytes.NewReader(data)))
+	add(new(ConcurrentFilter[uint64]).ReadFrom(bytes.NewReader(data)))
+	ok, err := ContainsEncoded(data, uint64(1))
+	add(nil, err)
+	add(ContainsHashEncoded(data, 1))
+	for i, err := range errs {
+		msg := fmt.Sprint(err)
+		if !errors.Is(err, ErrUnsupportedVersion) || !strings.Contains(msg, fmt.Sprintf("version %d;", v)) ||
+			!strings.Contains(msg, fmt.Sprintf("reads version %d", formatVersion)) {
+			t.Errorf("%s, reader %d: %v; want ErrUnsupportedVersion naming versions %d and %d", what, i, err, v, formatVersion)
+		}
+	}
+	if !ok {
+		t.Errorf("%s: ContainsEncoded answered false", what)
 	}
 }

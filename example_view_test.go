@@ -136,9 +136,9 @@ func ExampleEncodedLen() {
 		}
 	}
 	// Output:
-	// offset    0: 331 bytes,  50 keys
-	// offset  331: 487 bytes, 100 keys
-	// offset  818: 656 bytes, 150 keys
-	// offset 1474: 812 bytes, 200 keys
+	// offset    0: 395 bytes,  50 keys
+	// offset  395: 551 bytes, 100 keys
+	// offset  946: 720 bytes, 150 keys
+	// offset 1666: 876 bytes, 200 keys
 	// block2-key7 may be in block 2
 }

@@ -26,17 +26,16 @@ func addFormatSeeds(f *testing.F) {
 			f.Add(mustMarshal(f, builtFilter(f, cfg, 3, stringKey)))
 			f.Add(mustMarshal(f, builtFilter(f, cfg, 0, func(i int) float64 { return float64(i) })))
 		}
-		// Version 2: growable, at its first stage and grown.
+		// Growable, at its first stage and grown.
 		cfg := Config{Capacity: 4, MaxCapacity: 32, FingerprintBits: 7, Layout: l}
 		f.Add(mustMarshal(f, builtFilter(f, cfg, 3, intKey)))
 		f.Add(mustMarshal(f, builtFilter(f, cfg, 20, intKey)))
-		// Versions 4 and 3: compact, with the default seed and another.
+		// Compact, with the default seed and another.
 		for _, seed := range []uint64{0, 3} {
 			for _, bits := range []int{4, 11, 17} {
 				cfg := Config{Capacity: 6, FingerprintBits: bits, Layout: l, Seed: seed}
 				f.Add(mustCompact(f, builtFilter(f, cfg, 6, intKey)))
 				f.Add(mustCompact(f, builtFilter(f, cfg, 5, stringKey)))
-				f.Add(appendCompact3(builtFilter(f, cfg, 6, intKey)))
 			}
 		}
 	}
@@ -47,13 +46,10 @@ func addFormatSeeds(f *testing.F) {
 	}
 }
 
-// reencode is the encoding of g in the version of data: compact, or the
-// version with a header that MarshalBinary picks.
+// reencode is the encoding of g in the kind of data: compact, or with a
+// header.
 func reencode[T Hashable](t *testing.T, g *Filter[T], data []byte) []byte {
-	switch data[0] {
-	case formatVersion3:
-		return appendCompact3(g)
-	case formatVersion4:
+	if isCompact(data[0]) {
 		return mustCompact(t, g)
 	}
 	return mustMarshal(t, g)
@@ -83,9 +79,9 @@ func fuzzUnmarshal[T Hashable](t *testing.T, data []byte) bool {
 		t.Fatal("the decoded filter re-encodes differently")
 	}
 	var r Filter[T]
-	if n, err := r.ReadFrom(bytes.NewReader(data)); !isCompact(uint16(data[0])) && (err != nil || n != int64(len(data))) {
+	if n, err := r.ReadFrom(bytes.NewReader(data)); !isCompact(data[0]) && (err != nil || n != int64(len(data))) {
 		t.Fatalf("ReadFrom: %d bytes, %v; UnmarshalBinary accepted them", n, err)
-	} else if isCompact(uint16(data[0])) && !errors.Is(err, ErrIncompatible) {
+	} else if isCompact(data[0]) && !errors.Is(err, ErrIncompatible) {
 		t.Fatalf("ReadFrom of a compact encoding: %v", err)
 	}
 	text, err := g.MarshalText()
@@ -125,7 +121,7 @@ func fuzzView[T Hashable](t *testing.T, data []byte, key func(int) T) bool {
 	}
 	// EncodedLen never panics, and knows the length of what NewView accepts,
 	// but for a compact encoding, which does not record it.
-	if n, lerr := EncodedLen(data); err == nil && !isCompact(uint16(data[0])) && (lerr != nil || n != len(data)) {
+	if n, lerr := EncodedLen(data); err == nil && !isCompact(data[0]) && (lerr != nil || n != len(data)) {
 		t.Fatalf("NewView accepted %d bytes; EncodedLen says %d, %v", len(data), n, lerr)
 	}
 	// The unverified view may accept a corrupt table, but must not panic.
@@ -146,6 +142,6 @@ func fuzzView[T Hashable](t *testing.T, data []byte, key func(int) T) bool {
 	for i := range keys {
 		keys[i] = key(i)
 	}
-	checkAnswers(t, &g, v, keys, isCompact(uint16(data[0])))
+	checkAnswers(t, &g, v, keys, isCompact(data[0]))
 	return true
 }

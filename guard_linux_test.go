@@ -36,7 +36,7 @@ func testGuardPage(t *testing.T, layout Layout, f uint, m uint64) {
 	}
 }
 
-// TestGuardPageCompact is TestGuardPage for compact encodings (version 4),
+// TestGuardPageCompact is TestGuardPage for compact encodings,
 // whose trailers are as short as the probes' reach allows (these, of no
 // items and the default seed, the shortest): the encoding ends on
 // the page boundary, and ContainsHashEncoded and a view's lookups and
@@ -56,7 +56,7 @@ func TestGuardPageCompact(t *testing.T) {
 func testGuardPageCompact(t *testing.T, layout Layout, f uint, m uint64) {
 	tb := fullTable(m, f, layout)
 	r := &reader{t: tb, h: newHasher(DefaultSeed)}
-	enc := append([]byte{formatVersion4}, tb.data[:len(tb.data)-tablePad]...)
+	enc := append([]byte{compactVersion}, tb.data[:len(tb.data)-tablePad]...)
 	enc = appendCompactTrailer(enc, 0, r, kindInt)
 	data := append(guardedBytes(t, len(enc))[:0], enc...)
 	v, err := NewViewUnverified[uint64](data)

@@ -13,8 +13,8 @@ package cuckoo
 // chooses keys, as the key itself is.
 //
 // The key never leaves the filter: Hash gives SipHash values, printing shows
-// only that the filter is keyed (string.go), and an encoding (format
-// version 2) records a flag and a check value, SipHash of a fixed message
+// only that the filter is keyed (string.go), and an encoding (its header)
+// records a flag and a check value, SipHash of a fixed message
 // under the key, which tells a wrong key from the right one and nothing
 // about either. Decoding takes the key from the caller: the Filter decoded
 // into must have been made with it, and NewKeyedView takes it.

@@ -61,8 +61,8 @@ func TestKeyedEncoding(t *testing.T) {
 		} {
 			orig := builtFilter(t, cfg, max(cfg.Capacity, cfg.MaxCapacity/3), intKey)
 			enc := mustMarshal(t, orig)
-			if enc[offVersion] != formatVersion2 || enc[offFlags] != flagKeyed {
-				t.Fatalf("version %d, flags %d: want a keyed version 2 encoding", enc[offVersion], enc[offFlags])
+			if enc[offVersion] != formatVersion || enc[offFlags] != flagKeyed {
+				t.Fatalf("version %d, flags %d: want a keyed encoding of version %d", enc[offVersion], enc[offFlags], formatVersion)
 			}
 			keys := make([]uint64, 3000)
 			for i := range keys {
