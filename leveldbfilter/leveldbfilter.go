@@ -7,18 +7,19 @@
 //
 //	db, err := leveldb.OpenFile(path, &opt.Options{Filter: leveldbfilter.New(0.01)})
 //
-// Each filter is the compact encoding (format version 4) of a cuckoo filter
+// Each filter is the compact encoding (format version 5) of a cuckoo filter
 // built for exactly the keys of its block, at the smallest size that holds
 // them; goleveldb checksums the filter block it lives in. The policy's name,
-// "cuckoo.v4", is stored in every table, and goleveldb uses a table's filter
+// "cuckoo.v5", is stored in every table, and goleveldb uses a table's filter
 // only when that name matches the policy of the options (Options.Filter or
 // one of Options.AltFilters). So a database written with another filter,
 // or with none, keeps working: its old tables are read without a filter
 // (list the old policy in AltFilters to keep using their filters) until
-// compaction rewrites them; so are the tables of this package's earlier
-// policy, cuckoo.v3. The false-positive rate is not part of the name:
-// each encoding records its own shape, so tables written at one rate are
-// read by a policy made for another.
+// compaction rewrites them; so are the tables of this package's policies
+// from before the first release, cuckoo.v3 and cuckoo.v4. The
+// false-positive rate is not part of the name: each encoding records its
+// own shape, so tables written at one rate are read by a policy made for
+// another.
 //
 // Against goleveldb's Bloom filter at the same bits per key, measured
 // through goleveldb (a million 16-byte keys, default options; bench_test.go):
@@ -44,7 +45,7 @@ import (
 // Name is the policy name, written into every table made with the policy.
 // It carries the filters' format version: a policy that wrote another
 // encoding would have another name.
-const Name = "cuckoo.v4"
+const Name = "cuckoo.v5"
 
 // unreadable is what Generate writes if it cannot build a filter (which
 // does not happen for a valid rate): a one-byte encoding of no version this
@@ -76,7 +77,7 @@ func New(falsePositiveRate float64) filter.Filter {
 	return policy{cfg: cfg}
 }
 
-// Name returns "cuckoo.v4".
+// Name returns "cuckoo.v5".
 func (policy) Name() string { return Name }
 
 // NewGenerator returns a generator for one table.

@@ -285,8 +285,8 @@ func falsePositives(pol filter.Filter, data []byte, ks [][]byte) int {
 }
 
 func TestName(t *testing.T) {
-	if got := leveldbfilter.New(0.01).Name(); got != "cuckoo.v4" {
-		t.Errorf("Name() = %q, want cuckoo.v4", got)
+	if got := leveldbfilter.New(0.01).Name(); got != "cuckoo.v5" {
+		t.Errorf("Name() = %q, want cuckoo.v5", got)
 	}
 }
 

@@ -18,8 +18,8 @@
 // filters of L6 tables only for iterators opened with
 // IterOptions.UseL6Filters.
 //
-// Pebble records the policy's name ("cuckoo.v4", for the compact encoding,
-// format version 4) in each table and uses a table's filter only if a
+// Pebble records the policy's name ("cuckoo.v5", for the compact encoding,
+// format version 5) in each table and uses a table's filter only if a
 // policy of that name is configured. Tables written before the switch, with
 // another policy such as bloom.FilterPolicy(10), stay readable and give the
 // same results; their filters are skipped unless that policy is also
@@ -39,10 +39,11 @@ import (
 )
 
 // Name is the policy's name, recorded in every table it writes a filter
-// for. It names the encoding, the compact encoding of format version 4: a
+// for. It names the encoding, the compact encoding of format version 5: a
 // later encoding would come under another name, so that a reader never
-// takes one for the other.
-const Name = "cuckoo.v4"
+// takes one for the other. (Tables written before the first release name
+// cuckoo.v3 or cuckoo.v4, whose filters this policy skips.)
+const Name = "cuckoo.v5"
 
 // alwaysTrue is the filter Finish writes if it cannot build one: a byte
 // that is no encoding's first, which MayContain answers true for, whatever

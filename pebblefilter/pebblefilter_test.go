@@ -244,7 +244,7 @@ func TestPolicyRate(t *testing.T) {
 		}()
 	}
 	for _, rate := range []float64{0.5, 0.01, 1e-6} {
-		if got := pebblefilter.Policy(rate).Name(); got != "cuckoo.v4" {
+		if got := pebblefilter.Policy(rate).Name(); got != "cuckoo.v5" {
 			t.Errorf("Policy(%v).Name() = %q", rate, got)
 		}
 	}
@@ -449,7 +449,7 @@ func TestMayContainGarbage(t *testing.T) {
 			data[i] = byte(rng.Uint32())
 		}
 		if len(data) > 0 && rng.IntN(2) == 0 {
-			data[0] = 3 // the compact encoding's version
+			data[0] = 5 // the compact encoding's version
 		}
 		for _, k := range probe[:2] {
 			p.MayContain(pebble.TableFilter, data, k)
