@@ -13,9 +13,18 @@ import (
 // package can place them in: it tries the fewest buckets that could hold
 // them (a table filled to capacity, for small key sets) or a load of 0.975
 // (larger ones), and on a failed attempt tries again with 2 buckets more,
-// or 0.4% more, until every key is in. No key is ever dropped. At a million
-// keys it takes 0.97 of New's bytes for the same keys, and for a few dozen
-// keys half or less (TestBuildSize).
+// or 0.4% more. No key is ever dropped. At a million keys it takes 0.97 of
+// New's bytes for the same keys, and for a few dozen keys half or less
+// (TestBuildSize).
+//
+// Its work and memory are bounded by the number of keys, whatever the
+// keys: it makes at most 16 attempts (33 when keys repeat), on tables at
+// most 30 buckets or 6.1% larger than the first, and if the keys do not
+// fit in those it returns an error wrapping ErrFull. Keys whose hashes are
+// random fit in the first few attempts; keys that do not fit were chosen to
+// collide, such as nine keys of distinct fingerprints that share both
+// buckets at every size tried, which the unkeyed hash lets anyone compute.
+// Set Config.Key for keys an adversary may choose.
 //
 // cfg is New's Config without Capacity and MaxCapacity, which must be 0:
 // the filter's Capacity and Len are the number of keys it stored.
@@ -41,18 +50,28 @@ func Build[T Hashable](cfg Config, keys []T) (*Filter[T], error) {
 		end := min(off+hashBlock, len(keys))
 		hashKeys(&r.h, r.kind, keys[off:end], hs[off:end])
 	}
-	return &Filter[T]{c: buildFilter(r, p, hs)}, nil
+	c, err := buildFilter(r, p, hs)
+	if err != nil {
+		return nil, err
+	}
+	return &Filter[T]{c: c}, nil
 }
 
 // BuildHashes is Build for keys hashed with Hash by a filter of the same
 // Seed and Key: it allocates the filter only, and leaves hashes as they
-// are.
+// are. Its bound is Build's: hashes that do not fit in 16 attempts give an
+// error wrapping ErrFull, as do values that are not Hash's, such as small
+// integers, when too many of them share buckets.
 func BuildHashes[T Hashable](cfg Config, hashes []uint64) (*Filter[T], error) {
 	r, p, err := buildReader[T](cfg, len(hashes))
 	if err != nil {
 		return nil, err
 	}
-	return &Filter[T]{c: buildFilter(r, p, hashes)}, nil
+	c, err := buildFilter(r, p, hashes)
+	if err != nil {
+		return nil, err
+	}
+	return &Filter[T]{c: c}, nil
 }
 
 // AppendCompactHashes appends to b the compact encoding (AppendCompact) of
@@ -63,7 +82,9 @@ func BuildHashes[T Hashable](cfg Config, hashes []uint64) (*Filter[T], error) {
 // hashes allocates nothing once they are large enough.
 //
 // Only unkeyed filters have a compact encoding: a Config with a Key gives
-// an error wrapping ErrIncompatible. On an error b is returned unchanged.
+// an error wrapping ErrIncompatible. Hashes that BuildHashes cannot place
+// give its error, wrapping ErrFull, after the same bounded work and
+// memory. On an error b is returned unchanged.
 func AppendCompactHashes[T Hashable](b []byte, cfg Config, hashes []uint64) ([]byte, error) {
 	r, p, err := buildReader[T](cfg, len(hashes))
 	switch {
@@ -74,11 +95,14 @@ func AppendCompactHashes[T Hashable](b []byte, cfg Config, hashes []uint64) ([]b
 	case uint64(len(hashes)) > math.MaxUint32:
 		return b, formatErr(ErrIncompatible, "%d keys: a compact encoding holds fewer than 2^32", len(hashes))
 	}
-	start := len(b)
-	c := build(r, p, hashes, func(n uint64) []byte {
+	start, in := len(b), b
+	c, err := build(r, p, hashes, func(n uint64) []byte {
 		b = slices.Grow(b[:start], int(1+n+n/64+compactSeedLen))
 		return b[start+1 : cap(b)]
 	})
+	if err != nil {
+		return in, err
+	}
 	t := &c.t
 	b = b[:start+1+int(t.m*uint64(t.bbits)/8)]
 	b[start] = compactVersion
@@ -130,6 +154,13 @@ const buildKicks = 16 * DefaultMaxKicks
 // 0.976-0.978 of their slots, of thousands to 0.96-0.98.
 const buildLoad = 0.977
 
+// buildAttempts bounds the attempts of each pass of build. The most a pass
+// of random keys took in 400,000 builds (1 to 400,000 keys, widths 4 to
+// 32, both layouts) was 4; 16 grow the table by 30 buckets or 6.1%, where
+// random keys fit with a wide margin, so that only keys crowded into too
+// few buckets at every size (keysCrowded) fail them all.
+const buildAttempts = 16
+
 // build inserts the distinct hashes hs (InsertUnique's sense) into the
 // smallest table it can: the first of its attempts that holds them all.
 // Each attempt starts over from an empty table of more buckets. Attempts
@@ -139,7 +170,23 @@ const buildLoad = 0.977
 // Each attempt works in the buffer that alloc returns for n bytes (at least
 // n), or in the last attempt's if it is large enough: its table is the
 // buffer's first bytes, and the path of its long walks comes after them.
-func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) core {
+//
+// Its work and memory are bounded by len(hs), whatever the hashes: no
+// growth of the table can place keys that crowd into too few buckets at
+// every size (nine of distinct fingerprints that share a bucket pair, as
+// hashes below 2^32 whose fingerprints give alt an offset of 1 do, or
+// hashes that are not uniform), so build does not grow the table waiting
+// for them to spread, but gives up. The first pass makes at most
+// buildAttempts attempts, on tables of at most 1.061 * buildStart(len(hs))
+// + 30 buckets; the second (when keys repeat) at most buildAttempts below
+// the size the first filled, then one at that size, which holds the keys
+// as it did: the same hashes, table size and seed place them the same way.
+// So a build makes at most 2*buildAttempts+1 attempts, each of at most
+// len(hs) inserts of at most kicks displacements, on tables whose size is
+// set by len(hs) alone. When the first pass fails, build returns an error
+// wrapping ErrFull (buildFailed names the keys, when it can); no key is
+// ever dropped.
+func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, error) {
 	f, layout := p.f, p.layout
 	m := buildStart(len(hs), f)
 	kicks := min(buildKicks, max(DefaultMaxKicks/5, 2*len(hs)))
@@ -148,8 +195,8 @@ func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) core {
 		kickLen = uint64(kicks+3) / 4
 	}
 	var buf []byte
-	resized := false
-	for {
+	held := uint64(0) // the size that held every key, once one has
+	for attempt := 1; ; attempt++ {
 		n := tableBytes(m, bucketBits(layout, f))
 		if uint64(cap(buf)) < n+kickLen {
 			buf = alloc(n + kickLen)
@@ -158,43 +205,89 @@ func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) core {
 		r.t.data = buf[:n]
 		clear(r.t.data)
 		c := core{reader: r, maxKicks: kicks, rng: r.h.seed, kickBuf: buf[n : n+kickLen]}
-		if !c.insertAll(hs) {
-			m += max(2, m/256&^1)
-			continue
+		failed := c.insertAll(hs)
+		switch {
+		case failed < 0 && held == 0:
+			if smaller := buildStart(c.count, f); smaller < m-m/64 {
+				held, m, attempt = m, smaller, 0
+				continue
+			}
+			return c, nil
+		case failed < 0:
+			return c, nil
+		case held == 0 && (attempt == buildAttempts || m == maxBuckets):
+			return core{}, buildFailed(&c.reader, hs, hs[failed], attempt)
 		}
-		if smaller := buildStart(c.count, f); !resized && smaller < m-m/64 {
-			m, resized = smaller, true
-			continue
+		m = min(m+max(2, m/256&^1), maxBuckets)
+		if held != 0 && (attempt == buildAttempts || m > held) {
+			m = held
 		}
-		return c
 	}
+}
+
+// buildFailed is the error of a build whose attempt-th attempt, on r's
+// table, could not place hash h of hs.
+func buildFailed(r *reader, hs []uint64, h uint64, attempt int) error {
+	t := &r.t
+	if k, b1, b2 := keysCrowded(t, hs, h); k > 2*slotsPerBucket {
+		return formatErr(ErrFull, "%d keys of distinct fingerprints share buckets %d and %d of %d, which hold %d: "+
+			"keys chosen to collide, or hashes that are not Hash's (Config.Key keeps keys from being chosen)",
+			k, b1, b2, t.m, 2*slotsPerBucket)
+	}
+	return formatErr(ErrFull, "%d keys did not fit in %d attempts, the last of %d buckets: "+
+		"keys chosen to crowd a few buckets, or hashes that are not Hash's (Config.Key keeps keys from being chosen)",
+		len(hs), attempt, t.m)
+}
+
+// keysCrowded returns the buckets of hash h in table t, and how many
+// distinct fingerprints the hashes of hs that share both (h among them)
+// have, counted up to one more than the two buckets hold: more than that
+// many cannot be placed in a table of t's size, however the walk goes.
+func keysCrowded(t *table, hs []uint64, h uint64) (k int, b1, b2 uint64) {
+	b1, _, b2, _ = t.place(h)
+	var fps [2*slotsPerBucket + 1]uint32
+	for _, x := range hs {
+		c1, v, c2, _ := t.place(x)
+		if !(c1 == b1 && c2 == b2 || c1 == b2 && c2 == b1) || slices.Contains(fps[:k], v) {
+			continue
+		}
+		fps[k] = v
+		if k++; k == len(fps) {
+			break
+		}
+	}
+	return k, b1, b2
 }
 
 // buildFilter is build into a table of its own, made a fixed filter of
 // p's MaxKicks.
-func buildFilter(r reader, p params, hs []uint64) core {
-	c := build(r, p, hs, func(n uint64) []byte { return newTableData(n + n/64) })
+func buildFilter(r reader, p params, hs []uint64) (core, error) {
+	c, err := build(r, p, hs, func(n uint64) []byte { return newTableData(n + n/64) })
+	if err != nil {
+		return core{}, err
+	}
 	c.maxKicks, c.kickBuf = p.maxKicks, nil
 	if p.maxKicks > kickStackSteps {
 		c.kickBuf = make([]byte, (p.maxKicks+3)/4)
 	}
 	c.capacity = max(c.count, 1)
 	c.maxCapacity = c.capacity
-	return c
+	return c, nil
 }
 
 // insertAll inserts every hash of hs that the table does not already report
-// present, and reports whether all went in.
-func (c *core) insertAll(hs []uint64) bool {
-	for _, h := range hs {
+// present, and returns the index of the first that did not go in, or -1
+// when all did.
+func (c *core) insertAll(hs []uint64) int {
+	for i, h := range hs {
 		if c.containsHash(h) {
 			continue
 		}
 		if c.insertHash(h) != nil {
-			return false
+			return i
 		}
 	}
-	return true
+	return -1
 }
 
 // buildStart is the bucket count Build tries first for n keys of f-bit

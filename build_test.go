@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"strings"
 	"testing"
+	"time"
 )
 
 // buildKeys is n distinct random keys.
@@ -302,4 +305,86 @@ func TestAppendCompactHashes(t *testing.T) {
 	if _, err := AppendCompactHashes[string](nil, Config{Capacity: 10}, hs[:10]); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("Capacity set: %v, want ErrInvalidConfig", err)
 	}
+}
+
+// crowdedHashes are nine hashes of distinct f-bit fingerprints that share
+// bucket 0 and its alternate m-1 in every table Build tries: each is below
+// 2^32, so its first bucket is 0 at every size, and its fingerprint times
+// alt's multiplier is below 10, so alt's offset is 1 for every m below
+// about 2^33/9. Two buckets hold 8.
+func crowdedHashes(f int) []uint64 {
+	const invPhi = 0x0e8b2f51 // 0x9e3779b1 * invPhi == 1 mod 2^32
+	fpRange := uint64(1)<<f - 1
+	var hs []uint64
+	for x := uint32(1); len(hs) < 9; x++ {
+		fp := x * invPhi
+		if fp == 0 || uint64(fp) > fpRange {
+			continue
+		}
+		hs = append(hs, ((uint64(fp-1)<<32)+fpRange-1)/fpRange)
+	}
+	return hs
+}
+
+// TestBuildCrowdedKeys: nine keys that no table can hold make Build,
+// BuildHashes and AppendCompactHashes give up with an error wrapping ErrFull
+// that names the cause, at every width from 16 to 32 and both layouts, each
+// within a second and 64 MB allocated, where the table used to grow until
+// memory ran out. Build takes the integer keys whose hashes these are.
+func TestBuildCrowdedKeys(t *testing.T) {
+	const (
+		timeLimit  = time.Second
+		allocLimit = 64 << 20
+	)
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for f := 16; f <= 32; f++ {
+			cfg := Config{FingerprintBits: f, Layout: layout}
+			hs := crowdedHashes(f)
+			keys := make([]uint64, len(hs))
+			for i, h := range hs {
+				keys[i] = keyWithHash(0, h)
+				if Hash(keys[i]) != h {
+					t.Fatalf("f=%d: key %d hashes to %#x, not %#x", f, keys[i], Hash(keys[i]), h)
+				}
+			}
+			// The count is of distinct fingerprints: repeats of a hash,
+			// which Build stores once, add nothing, and 8 keys fit.
+			tb := tableShape(4, uint(f), 0, 0, layout)
+			if k, _, _ := keysCrowded(&tb, append(hs, hs...), hs[0]); k != 9 {
+				t.Fatalf("f=%d: keysCrowded counts %d keys, want 9", f, k)
+			}
+			if k, _, _ := keysCrowded(&tb, append(hs[:8:8], hs[:8]...), hs[0]); k != 8 {
+				t.Fatalf("f=%d: keysCrowded counts %d of 8 keys", f, k)
+			}
+			prefix := []byte("prefix")
+			for _, call := range []struct {
+				name string
+				run  func() error
+			}{
+				{"Build", func() error { _, err := Build(cfg, keys); return err }},
+				{"BuildHashes", func() error { _, err := BuildHashes[uint64](cfg, hs); return err }},
+				{"AppendCompactHashes", func() error {
+					out, err := AppendCompactHashes[uint64](prefix, cfg, hs)
+					if err != nil && string(out) != "prefix" {
+						t.Errorf("f=%d: AppendCompactHashes changed b to %q", f, out)
+					}
+					return err
+				}},
+			} {
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				start := time.Now()
+				err := call.run()
+				took := time.Since(start)
+				runtime.ReadMemStats(&after)
+				alloc := after.TotalAlloc - before.TotalAlloc
+				if took > timeLimit || alloc > allocLimit {
+					t.Fatalf("f=%d %s: %v and %d bytes allocated for 9 keys", f, call.name, took, alloc)
+				}
+				if !errors.Is(err, ErrFull) || !strings.Contains(err.Error(), "9 keys of distinct fingerprints share buckets 0 and ") {
+					t.Fatalf("f=%d %s: %v; want ErrFull naming the 9 keys that share buckets 0 and m-1", f, call.name, err)
+				}
+			}
+		}
+	})
 }

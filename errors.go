@@ -10,6 +10,8 @@ import (
 var (
 	// ErrFull reports that an insert found no free slot within MaxKicks
 	// displacements. The filter is left exactly as it was before the call.
+	// From Build, BuildHashes and AppendCompactHashes, it reports keys that
+	// did not fit in the largest table those try for them.
 	ErrFull = errors.New("cuckoo: filter is full")
 
 	// ErrTooManyDuplicates reports that the key's two buckets already hold
