@@ -48,7 +48,7 @@ const Name = "cuckoo.v5"
 // alwaysTrue is the filter Finish writes if it cannot build one: a byte
 // that is no encoding's first, which MayContain answers true for, whatever
 // the key, as it does for any bytes it cannot read. A table with such a
-// filter is read as if it had none.
+// filter is read as if it had none: never wrong, only slower.
 const alwaysTrue = 0
 
 // Policy returns a pebble.FilterPolicy that writes cuckoo filters with a
@@ -115,10 +115,12 @@ func (w *writer) AddKey(key []byte) {
 // at the smallest size that holds them, and forgets them, keeping their
 // memory for the next filter. It builds the filter in buf's spare capacity
 // and allocates nothing but buf's growth. A filter of no keys is 18 bytes
-// and answers false. If it cannot build the filter (which does not happen:
-// the size is chosen to fit, and no sstable has 2^32 keys) it appends a
-// byte that MayContain answers true for, so that the table is read as if
-// unfiltered.
+// and answers false. If it cannot build the filter it appends a byte that
+// MayContain answers true for, so that the table is read as if unfiltered:
+// keys whose hashes crowd into too few buckets at every size tried, which
+// random keys never do but anyone can compute for the unkeyed hash, make
+// the build give up (cuckoo.Build) after work and memory bounded by the
+// number of keys; and no sstable has 2^32 keys.
 func (w *writer) Finish(buf []byte) []byte {
 	out, err := cuckoo.AppendCompactHashes[[]byte](buf, w.cfg, w.hashes)
 	w.hashes = w.hashes[:0]

@@ -5,12 +5,16 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/seed-a0724874/cuckoo"
 	"github.com/seed-a0724874/cuckoo/pebblefilter"
 )
 
@@ -472,4 +476,133 @@ func FuzzMayContain(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data, key []byte) {
 		p.MayContain(pebble.TableFilter, data, key)
 	})
+}
+
+// crowdedKeys returns nine 8-byte keys whose hashes (cuckoo.Hash, xxh3 of
+// the 8 bytes under DefaultSeed, a bijection of their little-endian word)
+// share bucket 0 and its alternate at every size a filter of f-bit
+// fingerprints for them is tried at, with distinct fingerprints: no build
+// can place them, since two buckets hold 8. Each key is computed by running
+// the hash backwards from a hash below 2^32 whose fingerprint gives alt an
+// offset of 1.
+func crowdedKeys(tb testing.TB, f int) [][]byte {
+	const invPhi = 0x0e8b2f51 // 0x9e3779b1 * invPhi == 1 mod 2^32
+	fpRange := uint64(1)<<f - 1
+	var ks [][]byte
+	for x := uint32(1); len(ks) < 9; x++ {
+		fp := x * invPhi
+		if fp == 0 || uint64(fp) > fpRange {
+			continue
+		}
+		h := ((uint64(fp-1) << 32) + fpRange - 1) / fpRange
+		k := binary.LittleEndian.AppendUint64(nil, unhash(h))
+		if got := cuckoo.Hash(k); got != h {
+			tb.Fatalf("key %x hashes to %#x, not %#x", k, got, h)
+		}
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// unhash returns the word whose unkeyed hash under DefaultSeed is h: the
+// steps of xxh3 for 8 bytes, undone in reverse order.
+func unhash(h uint64) uint64 {
+	const c = 0x9fb21c651e98df25
+	inv := uint64(c) // c's inverse modulo 2^64, by Newton's iteration
+	for range 5 {
+		inv *= 2 - c*inv
+	}
+	x := h ^ h>>28 ^ h>>56
+	x *= inv
+	x ^= x>>35 + 8 // the top 35 bits pass through unchanged
+	x *= inv
+	// x ^ rotl(x, 49) ^ rotl(x, 24) is a linear map whose 64th power is the
+	// identity: 63 more applications undo it.
+	for range 63 {
+		x ^= bits.RotateLeft64(x, 49) ^ bits.RotateLeft64(x, 24)
+	}
+	seed := cuckoo.DefaultSeed
+	s := seed ^ uint64(bits.ReverseBytes32(uint32(seed)))<<32
+	return bits.RotateLeft64(x^((0x1cad21f72c81017c^0xdb979083e96dd4de)-s), 32)
+}
+
+// TestCrowdedKeys drives the writer with keys that no filter of its width
+// can hold, alone and among ordinary keys: Finish returns within a second
+// and 64 MB allocated, with a block that answers true for every key; the
+// next filter of the same writer is a real one. Through Pebble, a table
+// written from such keys finds every one of them.
+func TestCrowdedKeys(t *testing.T) {
+	others := keys(0, 100)
+	for _, rate := range []float64{testRate, 1e-4, 1e-6, 1e-8, 2e-9} {
+		p := pebblefilter.Policy(rate)
+		v, err := cuckoo.NewView[[]byte](buildFilter(p, others))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := v.FingerprintBits()
+		t.Logf("rate %v: %d-bit fingerprints", rate, f)
+		crowded := crowdedKeys(t, f)
+		w := p.NewWriter(pebble.TableFilter)
+		for _, ks := range [][][]byte{crowded, append(append([][]byte{}, others...), crowded...)} {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			for _, k := range ks {
+				w.AddKey(k)
+			}
+			block := w.Finish(nil)
+			took := time.Since(start)
+			runtime.ReadMemStats(&after)
+			if alloc := after.TotalAlloc - before.TotalAlloc; took > time.Second || alloc > 64<<20 {
+				t.Fatalf("f=%d, %d keys: Finish took %v and %d bytes allocated", f, len(ks), took, alloc)
+			}
+			for i, k := range ks {
+				if !p.MayContain(pebble.TableFilter, block, k) {
+					t.Fatalf("f=%d: key %d of %d missing from a %d-byte block", f, i, len(ks), len(block))
+				}
+			}
+		}
+		for _, k := range others {
+			w.AddKey(k)
+		}
+		if block := w.Finish(nil); !bytes.Equal(block, buildFilter(p, others)) {
+			t.Fatalf("f=%d: after crowded keys the writer wrote %d bytes, not the filter of the next keys", f, len(block))
+		}
+	}
+
+	p := pebblefilter.Policy(testRate)
+	dir := t.TempDir()
+	db, err := pebble.Open(dir, dbOptions(p, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crowded := crowdedKeys(t, 10)
+	all := append(append([][]byte{}, others...), crowded...)
+	for _, k := range all {
+		if err := db.Set(k, k, pebble.NoSync); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	tables, filterBytes, _ := tableStats(t, db, pebblefilter.Name)
+	if tables != 1 || filterBytes != 1 {
+		t.Fatalf("%d tables with %d filter bytes, want one whose filter is the 1-byte fallback", tables, filterBytes)
+	}
+	it, err := db.NewIter(&pebble.IterOptions{UseL6Filters: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range all {
+		if !lookup(it, k) {
+			t.Errorf("key %d (%x) not found", i, k)
+		}
+	}
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
