@@ -47,11 +47,12 @@ import (
 // encoding would have another name.
 const Name = "cuckoo.v5"
 
-// unreadable is what Generate writes if it cannot build a filter (which
-// does not happen for a valid rate): a one-byte encoding of no version this
-// package knows, which Contains answers true for, whatever the key. It must
-// not be empty, since goleveldb takes an empty filter for a block of no keys
-// and skips the block.
+// unreadable is what Generate writes if it cannot build a filter (for a
+// valid rate, only for keys chosen to crowd too few buckets: see
+// Generate): a one-byte encoding of no version this package knows, which
+// Contains answers true for, whatever the key. It must not be empty, since
+// goleveldb takes an empty filter for a block of no keys and skips the
+// block.
 var unreadable = []byte{0}
 
 // policy is the filter.Filter New returns.
@@ -127,7 +128,10 @@ func (g *generator) Add(key []byte) {
 // starts over. With no keys it writes the encoding of an empty filter, which
 // rules every key out. If the build fails, it writes a one-byte filter that
 // Contains answers true for: the block is then read for every key, which is
-// slower, never wrong.
+// slower, never wrong. Builds fail only for keys whose hashes crowd into
+// too few buckets at every size tried, which random keys never do but
+// anyone can compute for the unkeyed hash; they give up after work and
+// memory bounded by the number of keys (cuckoo.Build).
 func (g *generator) Generate(b filter.Buffer) {
 	out, err := cuckoo.AppendCompactHashes[[]byte](g.scratch[:0], g.cfg, g.hashes)
 	if err != nil {

@@ -5,9 +5,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"math/bits"
+	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/seed-a0724874/cuckoo"
 	"github.com/seed-a0724874/cuckoo/leveldbfilter"
 	"github.com/syndtr/goleveldb/leveldb"
 	"github.com/syndtr/goleveldb/leveldb/filter"
@@ -477,4 +481,143 @@ func FuzzContains(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data, key []byte) {
 		pol.Contains(data, key)
 	})
+}
+
+// crowdedKeys returns nine 8-byte keys whose hashes (cuckoo.Hash, xxh3 of
+// the 8 bytes under DefaultSeed, a bijection of their little-endian word)
+// share bucket 0 and its alternate at every size a filter of f-bit
+// fingerprints for them is tried at, with distinct fingerprints: no build
+// can place them, since two buckets hold 8. Each key is computed by running
+// the hash backwards from a hash below 2^32 whose fingerprint gives alt an
+// offset of 1.
+func crowdedKeys(tb testing.TB, f int) [][]byte {
+	const invPhi = 0x0e8b2f51 // 0x9e3779b1 * invPhi == 1 mod 2^32
+	fpRange := uint64(1)<<f - 1
+	var ks [][]byte
+	for x := uint32(1); len(ks) < 9; x++ {
+		fp := x * invPhi
+		if fp == 0 || uint64(fp) > fpRange {
+			continue
+		}
+		h := ((uint64(fp-1) << 32) + fpRange - 1) / fpRange
+		k := binary.LittleEndian.AppendUint64(nil, unhash(h))
+		if got := cuckoo.Hash(k); got != h {
+			tb.Fatalf("key %x hashes to %#x, not %#x", k, got, h)
+		}
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// unhash returns the word whose unkeyed hash under DefaultSeed is h: the
+// steps of xxh3 for 8 bytes, undone in reverse order.
+func unhash(h uint64) uint64 {
+	const c = 0x9fb21c651e98df25
+	inv := uint64(c) // c's inverse modulo 2^64, by Newton's iteration
+	for range 5 {
+		inv *= 2 - c*inv
+	}
+	x := h ^ h>>28 ^ h>>56
+	x *= inv
+	x ^= x>>35 + 8 // the top 35 bits pass through unchanged
+	x *= inv
+	// x ^ rotl(x, 49) ^ rotl(x, 24) is a linear map whose 64th power is the
+	// identity: 63 more applications undo it.
+	for range 63 {
+		x ^= bits.RotateLeft64(x, 49) ^ bits.RotateLeft64(x, 24)
+	}
+	seed := cuckoo.DefaultSeed
+	s := seed ^ uint64(bits.ReverseBytes32(uint32(seed)))<<32
+	return bits.RotateLeft64(x^((0x1cad21f72c81017c^0xdb979083e96dd4de)-s), 32)
+}
+
+// TestCrowdedKeys drives a generator with keys that no filter of its width
+// can hold, alone and among ordinary keys: Generate returns within a
+// second and 64 MB allocated, with a filter that Contains answers true for
+// every key; the next filter of the same generator is a real one. Through
+// goleveldb, a database of such keys finds every one of them.
+func TestCrowdedKeys(t *testing.T) {
+	others := keys(0, 100)
+	for _, rate := range []float64{0.01, 1e-4, 1e-6, 1e-8, 2e-9} {
+		pol := leveldbfilter.New(rate)
+		v, err := cuckoo.NewView[[]byte](generate(pol, others))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := v.FingerprintBits()
+		t.Logf("rate %v: %d-bit fingerprints", rate, f)
+		crowded := crowdedKeys(t, f)
+		g := pol.NewGenerator()
+		for _, ks := range [][][]byte{crowded, append(append([][]byte{}, others...), crowded...)} {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			for _, k := range ks {
+				g.Add(k)
+			}
+			var b util.Buffer
+			g.Generate(&b)
+			took := time.Since(start)
+			runtime.ReadMemStats(&after)
+			if alloc := after.TotalAlloc - before.TotalAlloc; took > time.Second || alloc > 64<<20 {
+				t.Fatalf("f=%d, %d keys: Generate took %v and %d bytes allocated", f, len(ks), took, alloc)
+			}
+			if fp := falsePositives(pol, b.Bytes(), ks); fp != len(ks) {
+				t.Fatalf("f=%d: %d of %d keys found in a %d-byte filter", f, fp, len(ks), b.Len())
+			}
+		}
+		for _, k := range others {
+			g.Add(k)
+		}
+		var b util.Buffer
+		g.Generate(&b)
+		if !bytes.Equal(b.Bytes(), generate(pol, others)) {
+			t.Fatalf("f=%d: after crowded keys the generator wrote %d bytes, not the filter of the next keys", f, b.Len())
+		}
+	}
+
+	dir := t.TempDir()
+	c := &oneByteFilters{Filter: leveldbfilter.New(0.01)}
+	db, err := leveldb.OpenFile(dir, &opt.Options{Filter: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 29 keys and values of 8 to 16 bytes: one data block of 4 KB, so that
+	// one filter has all the crowded keys.
+	all := append(append([][]byte{}, others[:20]...), crowdedKeys(t, 10)...)
+	for _, k := range all {
+		if err := db.Put(k, k, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.CompactRange(util.Range{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = open(t, dir, c)
+	defer db.Close()
+	for i, k := range all {
+		if got, err := db.Get(k, nil); err != nil || !bytes.Equal(got, k) {
+			t.Errorf("Get(key %d) = %x, %v; want the key", i, got, err)
+		}
+	}
+	if c.asked.Load() == 0 {
+		t.Error("no Get consulted a one-byte filter: the crowded block has another")
+	}
+}
+
+// oneByteFilters wraps a policy, keeping its name, and counts the Contains
+// calls on one-byte filters, the fallback of a failed build.
+type oneByteFilters struct {
+	filter.Filter
+	asked atomic.Int64
+}
+
+func (o *oneByteFilters) Contains(data, key []byte) bool {
+	if len(data) == 1 {
+		o.asked.Add(1)
+	}
+	return o.Filter.Contains(data, key)
 }
