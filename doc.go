@@ -96,7 +96,10 @@
 // that key look present in an empty filter and make inserting it fail with
 // ErrTooManyDuplicates; enough keys aimed at a few buckets make inserts
 // there run MaxKicks displacements and fail with ErrFull. A stored key is
-// never lost, but the filter answers wrongly and refuses inserts.
+// never lost, but the filter answers wrongly and refuses inserts. Nine keys
+// of distinct fingerprints that share both buckets at every size make
+// Build, BuildHashes and AppendCompactHashes fail with ErrFull, after work
+// and memory bounded by the number of keys.
 //
 // For keys an adversary may choose, set Config.Key: the filter then hashes
 // with SipHash-2-4 under that 128-bit secret, which Hash values, printing
