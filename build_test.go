@@ -386,5 +386,33 @@ func TestBuildCrowdedKeys(t *testing.T) {
 				}
 			}
 		}
+
+		// Among 10,000 repeats of one more key, the first attempt is sized
+		// for them all and holds the ten distinct keys (at f = 12 the nine
+		// share buckets 0 and m-1 only up to a few hundred buckets); the
+		// pass that starts over from the size for ten gives up after its
+		// attempts and takes the size that held them, without an error.
+		const f = 12
+		hs := append(crowdedHashes(f), make([]uint64, 10_000)...)
+		for i := 9; i < len(hs); i++ {
+			hs[i] = 0x1234_5678_9abc_def0
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		b, err := BuildHashes[uint64](Config{FingerprintBits: f, Layout: layout}, hs)
+		took := time.Since(start)
+		runtime.ReadMemStats(&after)
+		if alloc := after.TotalAlloc - before.TotalAlloc; err != nil || took > timeLimit || alloc > allocLimit {
+			t.Fatalf("10 keys in 10,009 hashes: %v after %v and %d bytes allocated", err, took, alloc)
+		}
+		if b.Len() != 10 || b.c.t.m != buildStart(len(hs), f) {
+			t.Errorf("10 keys in 10,009 hashes: Len %d in %d buckets, want 10 in the first attempt's %d", b.Len(), b.c.t.m, buildStart(len(hs), f))
+		}
+		for _, h := range hs[:10] {
+			if !b.ContainsHash(h) {
+				t.Fatalf("hash %#x missing", h)
+			}
+		}
 	})
 }
