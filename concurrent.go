@@ -147,11 +147,13 @@ func NewConcurrent[T Hashable](cfg Config) (*ConcurrentFilter[T], error) {
 }
 
 // NewConcurrentFrom returns a concurrent filter holding a copy of f: the same
-// keys, Config and seed. f must have been made by New or decoded (not the
-// zero Filter); it is not changed, and may not change while it is copied.
+// keys, Config and seed. f is not changed, and may not change while it is
+// copied. Of a zero Filter, or nil, it returns a zero ConcurrentFilter, as
+// Clone of a zero Filter returns a zero Filter: it answers as empty, and its
+// inserts and encodings return errors wrapping ErrIncompatible.
 func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
-	if f.c.t.data == nil {
-		panic("cuckoo: NewConcurrentFrom of the zero Filter")
+	if f == nil || f.c.t.data == nil {
+		return new(ConcurrentFilter[T])
 	}
 	c := &ConcurrentFilter[T]{}
 	c.c.configure(f.c.h, f.c.kind, f.c.capacity, f.c.maxCapacity, f.c.maxKicks)
@@ -363,7 +365,7 @@ func (f *ConcurrentFilter[T]) Format(s fmt.State, verb rune) {
 
 func (f *ConcurrentFilter[T]) describe(name string) string {
 	if f.c.cur.Load() == nil {
-		return name + "(zero: made neither by NewConcurrent nor by NewConcurrentFrom)"
+		return name + "(zero: made neither by NewConcurrent nor by decoding)"
 	}
 	r := f.c.view()
 	return r.summary(name)
@@ -753,4 +755,4 @@ func (c *concurrent) reset() {
 
 // errZeroConcurrent is returned by what needs a table, called on a zero
 // ConcurrentFilter.
-var errZeroConcurrent = formatErr(ErrIncompatible, "the ConcurrentFilter was made neither by NewConcurrent, NewConcurrentFrom nor by decoding: a zero ConcurrentFilter has no table")
+var errZeroConcurrent = formatErr(ErrIncompatible, "the ConcurrentFilter was made neither by NewConcurrent, by NewConcurrentFrom of a Filter with a table, nor by decoding: a zero ConcurrentFilter has no table")

@@ -567,16 +567,39 @@ func testConcurrentAllocs[T Hashable](t *testing.T, layout Layout, key func(int)
 	}
 }
 
+// TestNewConcurrentErrors checks NewConcurrent's Config error, and that
+// NewConcurrentFrom of a zero Filter or nil gives a zero ConcurrentFilter,
+// which answers as empty, refuses inserts with ErrIncompatible and takes a
+// decoded filter, rather than a panic.
 func TestNewConcurrentErrors(t *testing.T) {
 	if _, err := NewConcurrent[uint64](Config{}); !errors.Is(err, ErrInvalidConfig) {
 		t.Fatalf("NewConcurrent(Config{}): %v", err)
 	}
-	defer func() {
-		if recover() == nil {
-			t.Fatal("NewConcurrentFrom of the zero Filter did not panic")
+	src := builtFilter(t, Config{Capacity: 100}, 10, intKey)
+	enc := mustMarshal(t, src)
+	for name, f := range map[string]*Filter[uint64]{"zero Filter": new(Filter[uint64]), "nil": nil} {
+		var c *ConcurrentFilter[uint64]
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("NewConcurrentFrom of a %s: panic: %v", name, p)
+				}
+			}()
+			c = NewConcurrentFrom(f)
+		}()
+		if c == nil || c.c.cur.Load() != nil {
+			t.Fatalf("NewConcurrentFrom of a %s = %v, want a zero ConcurrentFilter", name, c)
 		}
-	}()
-	NewConcurrentFrom(new(Filter[uint64]))
+		if c.Contains(1) || c.Len() != 0 || c.Capacity() != 0 {
+			t.Fatalf("NewConcurrentFrom of a %s: Contains %v, Len %d, Capacity %d", name, c.Contains(1), c.Len(), c.Capacity())
+		}
+		if err := c.Insert(1); !errors.Is(err, ErrIncompatible) {
+			t.Fatalf("NewConcurrentFrom of a %s: Insert: %v", name, err)
+		}
+		if err := c.UnmarshalBinary(enc); err != nil || c.Len() != src.Len() || !c.Contains(intKey(3)) {
+			t.Fatalf("NewConcurrentFrom of a %s, decoded into: %v, Len %d, want %d", name, err, c.Len(), src.Len())
+		}
+	}
 }
 
 // TestConcurrentString checks that printing a ConcurrentFilter, with any
