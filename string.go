@@ -20,11 +20,13 @@ import (
 //	cuckoo.Filter(string/[]byte/[N]byte keys, 13-bit Packed, 3 items, capacity 1000, load 0.285%)
 //
 // The zero Filter says that it was made neither by New nor by decoding.
-func (f Filter[T]) String() string { return f.c.describe("cuckoo.Filter") }
+func (f Filter[T]) String() string { return f.c.describe("cuckoo.Filter", zeroFilterText) }
 
 // GoString is String with the key type, for the %#v verb:
 // cuckoo.Filter[string](...).
-func (f Filter[T]) GoString() string { return f.c.describe(typeName[T]("cuckoo.Filter")) }
+func (f Filter[T]) GoString() string {
+	return f.c.describe(typeName[T]("cuckoo.Filter"), zeroFilterText)
+}
 
 // Format prints the filter with String, or GoString for %#v, so that no
 // verb prints the fields.
@@ -33,17 +35,26 @@ func (f Filter[T]) Format(s fmt.State, verb rune) { formatWith(s, verb, f.String
 // String describes the view in one line, like Filter.String:
 //
 //	cuckoo.View(integer keys, 16-bit Packed, 50 items, capacity 100, load 48.1%)
-func (v View[T]) String() string { return v.r.describe("cuckoo.View") }
+//
+// The zero View says that no NewView function made it.
+func (v View[T]) String() string { return v.r.describe("cuckoo.View", "made by no NewView function") }
 
 // GoString is String with the key type, for the %#v verb.
-func (v View[T]) GoString() string { return v.r.describe(typeName[T]("cuckoo.View")) }
+func (v View[T]) GoString() string {
+	return v.r.describe(typeName[T]("cuckoo.View"), "made by no NewView function")
+}
 
 // Format prints the view with String, or GoString for %#v.
 func (v View[T]) Format(s fmt.State, verb rune) { formatWith(s, verb, v.String, v.GoString) }
 
-func (r *reader) describe(name string) string {
+// zeroFilterText is what a zero Filter's description says of it.
+const zeroFilterText = "made neither by New nor by decoding"
+
+// describe is the reader's summary, or for a zero Filter or View (no
+// table), "zero: " and what zero says.
+func (r *reader) describe(name, zero string) string {
 	if r.t.data == nil {
-		return name + "(zero: made neither by New nor by decoding)"
+		return name + "(zero: " + zero + ")"
 	}
 	return r.summary(name)
 }

@@ -93,3 +93,20 @@ func TestStringHidesSeed(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroPrints checks what the zero Filter, View and ConcurrentFilter
+// print: that each is zero, with the ways of making one of its own type.
+func TestZeroPrints(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{fmt.Sprint(new(Filter[float32])), "cuckoo.Filter(zero: made neither by New nor by decoding)"},
+		{fmt.Sprintf("%#v", new(Filter[float32])), "cuckoo.Filter[float32](zero: made neither by New nor by decoding)"},
+		{fmt.Sprint(new(View[string])), "cuckoo.View(zero: made by no NewView function)"},
+		{fmt.Sprintf("%#v", new(View[string])), "cuckoo.View[string](zero: made by no NewView function)"},
+		{fmt.Sprint(new(ConcurrentFilter[int])), "cuckoo.ConcurrentFilter(zero: made neither by NewConcurrent nor by decoding)"},
+		{fmt.Sprintf("%#v", new(ConcurrentFilter[int])), "cuckoo.ConcurrentFilter[int](zero: made neither by NewConcurrent nor by decoding)"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got  %s\nwant %s", c.got, c.want)
+		}
+	}
+}
