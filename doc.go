@@ -65,7 +65,7 @@
 // A Filter's read-only methods (Contains, Count, the batches, Hash, Len, ...)
 // may run concurrently with each other; methods that modify it need
 // exclusive access. Clone makes an independent copy; a copied Filter value
-// shares the table. A filter that is read by many goroutines while it
+// shares the table, and go vet reports the copy. A filter that is read by many goroutines while it
 // changes should be a ConcurrentFilter (NewConcurrent, or NewConcurrentFrom
 // a Filter), whose every method is safe for concurrent use. Its lookups take
 // no lock and store nothing shared, so they never wait for a writer and
@@ -82,9 +82,9 @@
 // Hash(key) depends only on the key and Config.Seed, so a key hashed once
 // can probe every filter built with that seed through ContainsHash, for
 // example one filter per data block of a table. Seed reports the seed a
-// Filter or View uses. Printing a filter or view (String, or fmt with %v,
-// %s, %d, %#v, ...) shows its key family, width, layout, count, capacity and
-// load, never the seed or the table.
+// Filter or View uses. Printing a *Filter, a View or a *ConcurrentFilter
+// (String, or fmt with %v, %s, %d, %#v, ...) shows its key family, width,
+// layout, count, capacity and load, never the seed or the table.
 //
 // # Security
 //

@@ -3,7 +3,10 @@ package cuckoo
 import (
 	"bytes"
 	"errors"
+	"os/exec"
+	"regexp"
 	"testing"
+	"unsafe"
 )
 
 func TestTinyFilters(t *testing.T) {
@@ -352,5 +355,56 @@ func TestAccessors(t *testing.T) {
 	}
 	if got, want := f.LoadFactor(), float64(f.Len())/float64(f.Slots()); got != want || f.Len() != 500 {
 		t.Fatalf("LoadFactor %v, Len %d; want %v, 500", got, f.Len(), want)
+	}
+}
+
+// TestVetReportsCopies runs go vet's copylocks check on a program that
+// copies a Filter, a ConcurrentFilter and a View: it must report the first
+// two, whose copies share a table but not its count, and not the View,
+// which is read-only and may be copied. The field that makes vet report a
+// Filter (noCopy) must cost nothing: no bytes, and no move of the state.
+func TestVetReportsCopies(t *testing.T) {
+	var f Filter[string]
+	if unsafe.Sizeof(f) != unsafe.Sizeof(f.c) || unsafe.Offsetof(f.c) != 0 {
+		t.Fatalf("Filter is %d bytes, its core %d at offset %d", unsafe.Sizeof(f), unsafe.Sizeof(f.c), unsafe.Offsetof(f.c))
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command:", err)
+	}
+	const main = `package main
+
+import "github.com/seed-a0724874/cuckoo"
+
+func main() {
+	a, _ := cuckoo.New[string](cuckoo.Config{Capacity: 10})
+	b := *a // line 7
+	_ = b.Insert("y")
+	c, _ := cuckoo.NewConcurrent[string](cuckoo.Config{Capacity: 10})
+	d := *c // line 10
+	_ = d.Insert("y")
+	data, _ := a.MarshalBinary()
+	v, _ := cuckoo.NewView[string](data)
+	w := *v // line 14
+	_ = w.Contains("y")
+}
+`
+	out, err := goCommand(t, "vetcopy", main, "vet", "-copylocks", ".").CombinedOutput()
+	if err == nil {
+		t.Fatalf("go vet reported no copy:\n%s", out)
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("go vet: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		`main.go:7:\d+: assignment copies lock value to b: github.com/seed-a0724874/cuckoo.Filter\[string\] contains`,
+		`main.go:10:\d+: assignment copies lock value to d: github.com/seed-a0724874/cuckoo.ConcurrentFilter\[string\] contains`,
+	} {
+		if !regexp.MustCompile(want).Match(out) {
+			t.Errorf("go vet did not report %s:\n%s", want, out)
+		}
+	}
+	if regexp.MustCompile(`main.go:14:`).Match(out) {
+		t.Errorf("go vet reported the copy of a View:\n%s", out)
 	}
 }

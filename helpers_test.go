@@ -2,6 +2,9 @@ package cuckoo
 
 import (
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -74,3 +77,29 @@ func checkNoFalseNegatives(tb testing.TB, c *reader, m model) {
 }
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
+
+// goCommand is the go command run in a new temporary module, named name,
+// whose main.go is main and which requires this checkout of the package
+// (GOFLAGS=-mod=mod lets go add its dependencies, which go.sum lists).
+func goCommand(t *testing.T, name, main string, args ...string) *exec.Cmd {
+	t.Helper()
+	root, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile("go.sum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	mod := "module " + name + "\n\ngo 1.24.0\n\nrequire github.com/seed-a0724874/cuckoo v0.0.0\n\nreplace github.com/seed-a0724874/cuckoo => " + root + "\n"
+	for file, data := range map[string]string{"go.mod": mod, "go.sum": string(sum), "main.go": main} {
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	return cmd
+}

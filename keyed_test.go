@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -149,7 +150,7 @@ func TestKeyNeverShown(t *testing.T) {
 	}
 	var shown []string
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%d", "%x", "%X", "%q"} {
-		shown = append(shown, fmt.Sprintf(verb, f), fmt.Sprintf(verb, *f), fmt.Sprintf(verb, v), fmt.Sprintf(verb, *v),
+		shown = append(shown, fmt.Sprintf(verb, f), fmt.Sprintf(verb, reflect.ValueOf(f).Elem().Interface()), fmt.Sprintf(verb, v), fmt.Sprintf(verb, *v),
 			fmt.Sprintf(verb, struct{ F *Filter[uint64] }{f}))
 	}
 	_, e1 := NewKeyedView[uint64](enc, otherKey)

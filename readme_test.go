@@ -3,8 +3,6 @@ package cuckoo
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
@@ -58,25 +56,8 @@ func TestREADMEPrograms(t *testing.T) {
 	if len(blocks) < 4 {
 		t.Fatalf("found %d programs with output in the README", len(blocks))
 	}
-	root, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile("go.sum")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for i, b := range blocks {
-		dir := t.TempDir()
-		mod := "module readme\n\ngo 1.24.0\n\nrequire github.com/seed-a0724874/cuckoo v0.0.0\n\nreplace github.com/seed-a0724874/cuckoo => " + root + "\n"
-		for name, data := range map[string]string{"go.mod": mod, "go.sum": string(sum), "main.go": b[1]} {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		cmd := exec.Command("go", "run", ".")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+		cmd := goCommand(t, "readme", b[1], "run", ".")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("program %d: %v\n%s\n%s", i, err, out, b[1])

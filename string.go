@@ -9,28 +9,35 @@ import (
 
 // Printing a filter or view shows what it is, never what it holds: the key
 // family, the fingerprint width, the layout, the item count, the capacity and
-// the load. The seed, the displacement PRNG state (which starts at the seed)
-// and the table bytes are never printed, whatever the verb: Format sends
-// every verb to String or GoString, so no verb falls back to printing the
-// struct. The methods have value receivers so that a Filter held by value in
-// a struct prints the same way as a *Filter.
+// the load. Format sends every verb to String or GoString, so no verb prints
+// the seed, the displacement PRNG state (which starts at the seed) or the
+// table bytes.
+//
+// Filter's methods have pointer receivers, as ConcurrentFilter's do: a
+// Filter must not be copied, go vet reports copies (noCopy), and a value
+// receiver would be one. So fmt describes a *Filter, and a Filter it reaches
+// by value (a field of a struct printed through a pointer) has no methods
+// there and prints its fields: the seed and the table, never the key, which
+// is behind a pointer (hasher.secret). Structs hold a *Filter. A View may be
+// copied, so its methods keep value receivers and a View held by value
+// prints as a *View does.
 
 // String describes the filter in one line, for example
 //
 //	cuckoo.Filter(string/[]byte/[N]byte keys, 13-bit Packed, 3 items, capacity 1000, load 0.285%)
 //
 // The zero Filter says that it was made neither by New nor by decoding.
-func (f Filter[T]) String() string { return f.c.describe("cuckoo.Filter", zeroFilterText) }
+func (f *Filter[T]) String() string { return f.c.describe("cuckoo.Filter", zeroFilterText) }
 
 // GoString is String with the key type, for the %#v verb:
 // cuckoo.Filter[string](...).
-func (f Filter[T]) GoString() string {
+func (f *Filter[T]) GoString() string {
 	return f.c.describe(typeName[T]("cuckoo.Filter"), zeroFilterText)
 }
 
 // Format prints the filter with String, or GoString for %#v, so that no
 // verb prints the fields.
-func (f Filter[T]) Format(s fmt.State, verb rune) { formatWith(s, verb, f.String, f.GoString) }
+func (f *Filter[T]) Format(s fmt.State, verb rune) { formatWith(s, verb, f.String, f.GoString) }
 
 // String describes the view in one line, like Filter.String:
 //
