@@ -100,7 +100,11 @@ import (
 // may which inserts fail.
 //
 // Make it with NewConcurrent, or NewConcurrentFrom to start from a Filter;
-// Snapshot returns a Filter copy. The zero ConcurrentFilter is not usable.
+// Snapshot returns a Filter copy. The zero ConcurrentFilter holds no table
+// and acts as the zero Filter does: it answers as an empty filter, its
+// counts are 0, its inserts, Merge and encoding methods return errors
+// wrapping ErrIncompatible, and UnmarshalBinary, UnmarshalText and ReadFrom
+// turn it into a decoded filter. Clone and Snapshot of it are zero too.
 type ConcurrentFilter[T Hashable] struct {
 	c concurrent
 }
@@ -316,7 +320,8 @@ func (f *ConcurrentFilter[T]) FingerprintBits() int { return int(f.c.view().t.fb
 // Layout is the bucket encoding.
 func (f *ConcurrentFilter[T]) Layout() Layout { return f.c.view().t.layout }
 
-// Seed is the seed in use: Config.Seed, or DefaultSeed for 0.
+// Seed is the seed in use: Config.Seed, or DefaultSeed for 0. It is 0 only
+// for the zero ConcurrentFilter.
 func (f *ConcurrentFilter[T]) Seed() uint64 { return f.c.h.seed }
 
 // SizeBytes is the memory the filter's table takes: the buckets' words with
@@ -349,7 +354,7 @@ func (c *concurrent) view() reader {
 // String describes the filter in one line, like Filter.String, never its
 // seed or contents:
 //
-//	cuckoo.ConcurrentFilter(integer keys, 12-bit Packed, 3 items, capacity 1000, load 0.285%)
+//	cuckoo.ConcurrentFilter(integer keys, 12-bit Packed, 3 items, capacity 1000, load 0.282%)
 func (f *ConcurrentFilter[T]) String() string { return f.describe("cuckoo.ConcurrentFilter") }
 
 // GoString is String with the key type, for the %#v verb.

@@ -35,7 +35,8 @@
 //   - Bounded work: an insert makes at most Config.MaxKicks displacements.
 //   - No allocation: inserts, lookups, counts, deletes, batches and Hash
 //     allocate nothing, for every key type, and neither does AppendBinary
-//     into a buffer with room.
+//     into a buffer with room. The one exception is the insert that doubles
+//     a growable filter (Config.MaxCapacity): it allocates the new table.
 //   - Determinism: the same Seed and the same operations give the same table.
 //
 // # Space and false positives

@@ -13,12 +13,15 @@ import (
 // many goroutines at once. A call that changes the filter (Insert, Delete,
 // Reset, ...) needs exclusive access; a ConcurrentFilter needs none.
 //
-// Make filters with New. The zero Filter holds no table: UnmarshalBinary,
-// UnmarshalText and ReadFrom turn it into a decoded filter, the encoding
-// methods return an error, Seed returns 0, Clone returns another zero
-// Filter, String says it is zero, the counts (Len, Capacity, Slots, ...)
-// are 0 (LoadFactor and EstimatedFalsePositiveRate NaN), and the other
-// methods (queries, inserts, deletes, batches, Merge) panic.
+// Make filters with New. The zero Filter holds no table and answers as an
+// empty filter that cannot take keys: its queries (Contains, Count, the
+// batches) find nothing, Delete finds nothing and Reset does nothing, its
+// counts and rates (Len, Capacity, Slots, SizeBytes, LoadFactor,
+// EstimatedFalsePositiveRate, ...) are 0, Seed is 0, Hash hashes as a filter
+// of DefaultSeed does, Clone returns another zero Filter and String says it
+// is zero. Its inserts, Merge and encoding methods return errors wrapping
+// ErrIncompatible. UnmarshalBinary, UnmarshalText and ReadFrom turn it into
+// a decoded filter.
 //
 // A Filter value must not be copied: g := *f makes a second Filter that
 // shares f's table but counts its items separately, so a change through

@@ -152,9 +152,9 @@ type hasher struct {
 }
 
 // keyRef holds a keyed filter's *sipHasher as an unsafe.Pointer, which fmt
-// prints as an address: printing a filter's fields by reflection (a
-// ConcurrentFilter printed by value, whose methods have pointer receivers)
-// shows no word of the key.
+// prints as an address: printing a filter's fields by reflection (a Filter
+// or ConcurrentFilter printed by value, whose methods have pointer
+// receivers) shows no word of the key.
 type keyRef struct{ p unsafe.Pointer }
 
 // sip is the keyed hash, or nil for an unkeyed filter.

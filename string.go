@@ -24,7 +24,7 @@ import (
 
 // String describes the filter in one line, for example
 //
-//	cuckoo.Filter(string/[]byte/[N]byte keys, 13-bit Packed, 3 items, capacity 1000, load 0.285%)
+//	cuckoo.Filter(string/[]byte/[N]byte keys, 13-bit Packed, 3 items, capacity 1000, load 0.282%)
 //
 // The zero Filter says that it was made neither by New nor by decoding.
 func (f *Filter[T]) String() string { return f.c.describe("cuckoo.Filter", zeroFilterText) }
@@ -41,7 +41,7 @@ func (f *Filter[T]) Format(s fmt.State, verb rune) { formatWith(s, verb, f.Strin
 
 // String describes the view in one line, like Filter.String:
 //
-//	cuckoo.View(integer keys, 16-bit Packed, 50 items, capacity 100, load 48.1%)
+//	cuckoo.View(integer keys, 16-bit Packed, 50 items, capacity 100, load 32.9%)
 //
 // The zero View says that no NewView function made it.
 func (v View[T]) String() string { return v.r.describe("cuckoo.View", "made by no NewView function") }

@@ -24,10 +24,11 @@ import "unsafe"
 // looks up: the fault is then a panic that recover can catch, after which
 // the View must not be used (see the mmap example).
 //
-// The zero View holds no table, like the zero Filter: its queries
-// (Contains, Count, Hash, their ...Hash forms and the batches) panic, and
-// its counts are 0 (LoadFactor and EstimatedFalsePositiveRate NaN). Make
-// views with NewView, NewViewUnverified or NewKeyedView.
+// The zero View holds no table and answers as an empty filter, like the
+// zero Filter: its queries (Contains, Count, their ...Hash forms and the
+// batches) find nothing, its counts and rates are 0, Seed is 0, and Hash
+// hashes as a filter of DefaultSeed does. Make views with NewView,
+// NewViewUnverified or NewKeyedView.
 type View[T Hashable] struct {
 	r reader
 }

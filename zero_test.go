@@ -3,8 +3,13 @@ package cuckoo
 import (
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -79,5 +84,51 @@ func TestZeroHash(t *testing.T) {
 	var c ConcurrentFilter[string]
 	if z.Hash("a") != f.Hash("a") || v.Hash("a") != f.Hash("a") || c.Hash("a") != f.Hash("a") {
 		t.Fatal("a zero filter's Hash differs from a default filter's")
+	}
+}
+
+// TestZeroValueDocs reads the doc comments of Filter, View and
+// ConcurrentFilter: what they say of the zero value must be what
+// TestZeroValues checks, so no sentence about it may promise a panic, a NaN
+// or an unusable value.
+func TestZeroValueDocs(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]string{}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range file.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE && g.Doc != nil {
+				for _, spec := range g.Specs {
+					docs[spec.(*ast.TypeSpec).Name.Name] = g.Doc.Text()
+				}
+			}
+		}
+	}
+	wrong := regexp.MustCompile(`(?i)panic|NaN|not usable|unusable`)
+	for _, name := range []string{"Filter", "View", "ConcurrentFilter"} {
+		doc := strings.Join(strings.Fields(docs[name]), " ")
+		found := false
+		for _, sentence := range strings.SplitAfter(doc, ". ") {
+			if !strings.Contains(sentence, "zero "+name) {
+				continue
+			}
+			found = true
+			if w := wrong.FindString(sentence); w != "" {
+				t.Errorf("%s's doc says %q of the zero value: %s", name, w, sentence)
+			}
+		}
+		if !found {
+			t.Errorf("%s's doc says nothing of the zero %s", name, name)
+		}
 	}
 }
