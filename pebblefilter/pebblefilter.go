@@ -1,7 +1,7 @@
 // Package pebblefilter stores cuckoo filters as the table filters of a
 // Pebble database (github.com/cockroachdb/pebble/v2): a pebble.FilterPolicy
 // that Pebble consults, like its Bloom filter, to skip the sstables that
-// cannot hold a key looked up with Iterator.SeekPrefixGE (or Get).
+// cannot hold the key of a point lookup.
 //
 // Set the policy on the levels that should get filters:
 //
@@ -14,9 +14,23 @@
 //	db, err := pebble.Open(dir, opts)
 //
 // Each filter holds the prefixes (Comparer.Split) of a table's keys; with
-// the default Comparer the prefix is the whole key. Pebble reads the
-// filters of L6 tables only for iterators opened with
-// IterOptions.UseL6Filters.
+// the default Comparer the prefix is the whole key.
+//
+// Only point lookups consult the filters: DB.Get and Iterator.SeekPrefixGE,
+// never range reads (SeekGE, First, Next, ...). And Pebble skips the
+// filters of L6 tables, where a full compaction puts every key and where
+// most of a large database lives, unless the Iterator was opened with
+// IterOptions.UseL6Filters, which Get cannot ask for: after a full
+// compaction a Get consults no filter at all, and the Filter counts of
+// DB.Metrics stay where they were. Point lookups that consult the filters
+// of every level:
+//
+//	it, err := db.NewIter(&pebble.IterOptions{UseL6Filters: true})
+//	found := it.SeekPrefixGE(key) && bytes.Equal(it.Key(), key)
+//	value := it.Value() // key's value, while found
+//
+// An Iterator reads the database as it was when it was opened and keeps
+// that version's files: open one for a run of lookups, then Close it.
 //
 // Pebble records the policy's name ("cuckoo.v5", for the compact encoding,
 // format version 5) in each table and uses a table's filter only if a

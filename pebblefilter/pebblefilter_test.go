@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"os"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -233,6 +236,128 @@ func TestPebble(t *testing.T) {
 	t.Logf("absent: %d filter checks, %d passed: false-positive rate %.5f (limit %.5f)", checks, misses, fp, limit)
 	if fp > limit {
 		t.Errorf("false-positive rate through the engine %.5f > %.5f", fp, limit)
+	}
+}
+
+// The lines the package doc and the README give for point lookups that
+// consult the filters of every level; TestFilterReads runs them.
+const (
+	docOpen = `it, err := db.NewIter(&pebble.IterOptions{UseL6Filters: true})`
+	docSeek = `found := it.SeekPrefixGE(key) && bytes.Equal(it.Key(), key)`
+)
+
+// TestFilterReads checks what the package doc says of which reads consult
+// the filters, on a real database on disk: Get consults the filters of L0
+// tables; after a full compaction, which puts every table in L6, it
+// consults none; the documented lookups (docOpen, docSeek), which the doc
+// and the README must show, consult them and skip tables.
+func TestFilterReads(t *testing.T) {
+	for _, name := range []string{"pebblefilter.go", "../README.md"} {
+		text, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range []string{docOpen, docSeek} {
+			if !bytes.Contains(text, []byte(line)) {
+				t.Errorf("%s does not show the lookup line %s", name, line)
+			}
+		}
+		if bytes.Contains(text, []byte("(or Get)")) {
+			t.Errorf("%s says Get consults the filters as SeekPrefixGE does", name)
+		}
+	}
+
+	const n, absent = 20_000, 2_000
+	p := pebblefilter.Policy(testRate)
+	opts := dbOptions(p, nil)
+	opts.DisableAutomaticCompactions = true // the tables stay where the test puts them
+	db, err := pebble.Open(t.TempDir(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	b := db.NewBatch()
+	for _, k := range keys(0, n) {
+		if err := b.Set(k, k, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Commit(pebble.NoSync); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	absentKeys := keys(absentBase, absent)
+	// checks is how many filter checks the reads by read made of the
+	// absent keys, and how many of them skipped a table.
+	checks := func(read func(key []byte)) (checks, skips int64) {
+		before := db.Metrics().Filter
+		for _, key := range absentKeys {
+			read(key)
+		}
+		after := db.Metrics().Filter
+		return after.Hits + after.Misses - before.Hits - before.Misses, after.Hits - before.Hits
+	}
+	get := func(key []byte) {
+		if _, _, err := db.Get(key); !errors.Is(err, pebble.ErrNotFound) {
+			t.Fatalf("Get of absent key %x: %v", key, err)
+		}
+	}
+	levels := func() string {
+		var s []string
+		for l, tables := range db.Metrics().Levels {
+			if tables.TablesCount > 0 {
+				s = append(s, "L"+string(rune('0'+l)))
+			}
+		}
+		return strings.Join(s, " ")
+	}
+
+	if l := levels(); l != "L0" {
+		t.Fatalf("flushed tables in %s, want L0 only", l)
+	}
+	c, skips := checks(get)
+	t.Logf("Get of %d absent keys in L0: %d filter checks, %d skips", absent, c, skips)
+	if c < absent*95/100 || skips < c*9/10 {
+		t.Fatalf("Get of %d absent keys in L0: %d filter checks, %d skips", absent, c, skips)
+	}
+
+	if err := db.Compact(context.Background(), []byte{0}, bytes.Repeat([]byte{0xff}, keyLen+1), true); err != nil {
+		t.Fatal(err)
+	}
+	if l := levels(); l != "L6" {
+		t.Fatalf("compacted tables in %s, want L6 only", l)
+	}
+	if c, _ := checks(get); c != 0 {
+		t.Fatalf("Get of %d absent keys in L6: %d filter checks, want none", absent, c)
+	}
+
+	// docOpen and docSeek, verbatim.
+	it, err := db.NewIter(&pebble.IterOptions{UseL6Filters: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	c, skips = checks(func(key []byte) {
+		found := it.SeekPrefixGE(key) && bytes.Equal(it.Key(), key)
+		if found {
+			t.Fatalf("absent key %x found", key)
+		}
+	})
+	t.Logf("documented lookups of %d absent keys in L6: %d filter checks, %d skips", absent, c, skips)
+	if c < absent*95/100 || skips < c*9/10 {
+		t.Fatalf("documented lookups of %d absent keys in L6: %d filter checks, %d skips", absent, c, skips)
+	}
+	key := keys(7, 1)[0]
+	found := it.SeekPrefixGE(key) && bytes.Equal(it.Key(), key)
+	if !found || !bytes.Equal(it.Value(), key) {
+		t.Fatalf("present key %x: found %v", key, found)
 	}
 }
 
