@@ -90,10 +90,13 @@ import (
 // readers beside a writer that keeps a filter full.
 
 // ConcurrentFilter is a cuckoo filter that many goroutines may use at once:
-// every method is safe for concurrent use. Lookups (Contains, Count, the
-// batches) take no lock and never report a stored key absent while another
-// goroutine inserts, deletes, displaces or grows; writers (Insert, Delete,
-// Reset, ...) run one at a time. It answers as a Filter holding the same
+// every method is safe for concurrent use but the decoders (UnmarshalBinary,
+// UnmarshalText, ReadFrom), which replace the whole filter. Lookups
+// (Contains, Count, the batches) take no lock, unless writes to their
+// buckets keep spoiling their reads (after several tries a lookup reads
+// under the writers' mutex), and never report a stored key absent while
+// another goroutine inserts, deletes, displaces or grows; writers (Insert,
+// Delete, Reset, ...) run one at a time. It answers as a Filter holding the same
 // keys does: which of its two buckets a fingerprint sits in never changes an
 // answer. Only the table's bytes differ once inserts displace fingerprints
 // (along shortest paths here, random walks in a Filter), and so, near full,

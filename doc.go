@@ -66,11 +66,13 @@
 // A Filter's read-only methods (Contains, Count, the batches, Hash, Len, ...)
 // may run concurrently with each other; methods that modify it need
 // exclusive access. Clone makes an independent copy; a copied Filter value
-// shares the table, and go vet reports the copy. A filter that is read by many goroutines while it
-// changes should be a ConcurrentFilter (NewConcurrent, or NewConcurrentFrom
-// a Filter), whose every method is safe for concurrent use. Its lookups take
-// no lock and store nothing shared, so they never wait for a writer and
-// scale with cores, and they never miss a key inserted before they began,
+// shares the table, and go vet reports the copy. A filter that is read by
+// many goroutines while it changes should be a ConcurrentFilter
+// (NewConcurrent, or NewConcurrentFrom a Filter), whose every method but the
+// decoders is safe for concurrent use.
+// Its lookups store nothing shared and take no lock, unless writes to their
+// buckets keep spoiling their reads, so they scale with cores and wait for
+// a writer only then, and they never miss a key inserted before they began,
 // whatever writers do meanwhile: displacements, failed inserts, growth.
 // Writers run one at a time. Lookups read optimistically and validate with
 // version counters striped over the buckets, and displacements move each
@@ -80,8 +82,9 @@
 //
 // # Hashing once, probing many filters
 //
-// Hash(key) depends only on the key and Config.Seed, so a key hashed once
-// can probe every filter built with that seed through ContainsHash, for
+// Hash(key) depends only on the key, Config.Seed and Config.Key, so a key
+// hashed once can probe every filter built with that seed (and key) through
+// ContainsHash, for
 // example one filter per data block of a table. Seed reports the seed a
 // Filter or View uses. Printing a *Filter, a View or a *ConcurrentFilter
 // (String, or fmt with %v, %s, %d, %#v, ...) shows its key family, width,

@@ -64,8 +64,8 @@ func New[T Hashable](cfg Config) (*Filter[T], error) {
 }
 
 // Hash returns the hash of key that the ...Hash methods take. Filters with
-// the same Seed give the same hash, so a key hashed once can probe many
-// filters.
+// the same Seed (and, if keyed, the same Config.Key) give the same hash, so
+// a key hashed once can probe many filters.
 func (f *Filter[T]) Hash(key T) uint64 { return hashKeyOf(&f.c.reader, key) }
 
 // Contains reports whether key may be in the filter. It is never false for
@@ -151,9 +151,9 @@ func (f *Filter[T]) Reset() { f.c.reset() }
 func (f *Filter[T]) Len() int { return f.c.count }
 
 // Seed is the hash seed in use: Config.Seed, or DefaultSeed when that was 0.
-// Filters and views with the same Seed give the same Hash(key), so a hash
-// from one probes the others; a hash from a filter of another seed misses
-// every key. It is 0 only for the zero Filter.
+// Filters and views with the same Seed (and, if keyed, the same Key) give
+// the same Hash(key), so a hash from one probes the others; a hash from a
+// filter of another seed misses every key. It is 0 only for the zero Filter.
 func (f *Filter[T]) Seed() uint64 { return f.c.h.seed }
 
 // Capacity is the Capacity the filter was made for.
