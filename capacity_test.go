@@ -3,6 +3,7 @@ package cuckoo
 import (
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -188,6 +189,36 @@ func TestSplitTables(t *testing.T) {
 		for _, l := range layouts {
 			if failed, _ := fills(fillCase{c.n, c.f, l}, count, uint64(c.m)); failed > 0 {
 				t.Errorf("f=%d n=%d %v: %d of %d fills failed", c.f, c.n, l, failed, count)
+			}
+		}
+	}
+}
+
+// TestSplitsTableDefinition checks splitsTable, which tries only some
+// divisors of m and stops counting early, against its definition: some q
+// from 3 to 64 divides m and leaves fewer than 1 in 16 fingerprints outside
+// the largest class of r(fp) mod q.
+func TestSplitsTableDefinition(t *testing.T) {
+	top := uint64(40_000)
+	if testing.Short() {
+		top = 6000
+	}
+	for f := uint(minFingerprintBits); f <= 10; f++ {
+		fps := uint32(1)<<f - 1
+		for m := uint64(2); m <= top; m += 2 {
+			want := false
+			for q := uint64(3); q <= 64 && !want; q++ {
+				if m%q != 0 {
+					continue
+				}
+				var classes [64]uint32
+				for fp := uint32(1); fp <= fps; fp++ {
+					classes[(uint64(fp*0x9e3779b1)*m>>32|1)%q]++
+				}
+				want = (fps-slices.Max(classes[:]))*16 < fps
+			}
+			if got := splitsTable(m, f); got != want {
+				t.Fatalf("f=%d m=%d: splitsTable %v, by definition %v", f, m, got, want)
 			}
 		}
 	}
