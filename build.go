@@ -26,12 +26,17 @@ import (
 // buckets at every size tried, which the unkeyed hash lets anyone compute.
 // Set Config.Key for keys an adversary may choose.
 //
-// cfg is New's Config without Capacity and MaxCapacity, which must be 0:
-// the filter's Capacity and Len are the number of keys it stored.
-// FalsePositiveRate picks the smallest fingerprint width whose rate is at
-// most the one asked for at any load, since a built table may be fuller
-// than New's. Seed, Key, Layout and MaxKicks are New's; MaxKicks bounds the
-// inserts made after Build, which makes longer walks of its own.
+// cfg is New's Config without Capacity and MaxCapacity, which must be 0.
+// The filter's Len is the number of keys it stored, and its Capacity what
+// New promises for a table of its size: emptied with Reset, it accepts
+// Capacity distinct keys. The built table is fuller than New fills one
+// (about 0.977 of its slots for thousands of keys or more, up to all of
+// them for a few, against 0.95), so Len is usually above Capacity, and
+// inserts after Build may fail. FalsePositiveRate picks the smallest
+// fingerprint width whose rate is at most the one asked for at any load,
+// since a built table may be fuller than New's. Seed, Key, Layout and
+// MaxKicks are New's; MaxKicks bounds the inserts made after Build, which
+// makes longer walks of its own.
 //
 // Like InsertUnique, Build skips a key the filter already reports present,
 // so duplicate keys cost nothing, and a key that shares its fingerprint and
@@ -272,7 +277,7 @@ func buildFilter(r reader, p params, hs []uint64) (core, error) {
 	if p.maxKicks > kickStackSteps {
 		c.kickBuf = make([]byte, (p.maxKicks+3)/4)
 	}
-	c.capacity = max(c.count, 1)
+	c.capacity = capacityFor(c.t.m, c.t.fbits)
 	c.maxCapacity = c.capacity
 	return c, nil
 }

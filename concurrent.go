@@ -304,11 +304,13 @@ func (f *ConcurrentFilter[T]) Reset() { f.c.reset() }
 // Len is the number of items stored.
 func (f *ConcurrentFilter[T]) Len() int { return int(f.c.n.Load()) }
 
-// Capacity is the Capacity the filter was made for.
+// Capacity is how many distinct keys the filter's table accepts from
+// empty; see Filter.Capacity.
 func (f *ConcurrentFilter[T]) Capacity() int { return f.c.capacity }
 
-// MaxCapacity is the most items the filter takes: Config.MaxCapacity for a
-// growable filter, Capacity for a fixed one.
+// MaxCapacity is how many distinct keys the filter accepts from empty,
+// growing: Config.MaxCapacity for a growable filter, Capacity for a fixed
+// one.
 func (f *ConcurrentFilter[T]) MaxCapacity() int { return f.c.maxCapacity }
 
 // Slots is the number of fingerprint slots: 4 per bucket.

@@ -30,6 +30,9 @@
 //     two; inserting Capacity distinct keys into an empty filter succeeds
 //     with the default MaxKicks (none of 62 million fills of filters of 1
 //     to 1000 items, widths 4-8, 12, 13, 16 and 32, both layouts, failed).
+//     Every filter's Capacity is that promise for its table: a filter made
+//     by Build or decoded from a compact encoding reports what New promises
+//     for a table of its size, and may hold more keys than that.
 //   - Duplicates fail fast: a key's two buckets hold at most 8 copies of its
 //     fingerprint; the ninth Insert returns ErrTooManyDuplicates at once.
 //   - Bounded work: an insert makes at most Config.MaxKicks displacements.

@@ -118,7 +118,7 @@ func containsOther(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	if len(data) == 0 || !isCompact(data[0]) {
 		return containsHeaded(data, k, p)
 	}
-	h, err := parseCompact(data)
+	h, err := compactHeader(data)
 	if err != nil {
 		return true, err
 	}

@@ -94,11 +94,12 @@ func compactTail(s *shape, seed, count uint64) uint64 {
 // and ReadFrom cannot, since it does not record its length.
 //
 // A compact encoding records the filter's keys, seed and Len, not its
-// Capacity, MaxKicks or displacement PRNG state: decoded, it has Capacity
-// Len (at least 1) and the default MaxKicks, and its displacements start
-// from the seed. Only fixed, unkeyed filters of fewer than 2^32 items have
-// one; others give an error wrapping ErrIncompatible. It allocates nothing
-// when b has room.
+// Capacity, MaxKicks or displacement PRNG state: decoded, it has the
+// Capacity New promises for its table (see Filter.Capacity: a built
+// filter's own, or for a filter of New its Capacity or more) and the
+// default MaxKicks, and its displacements start from the seed. Only fixed,
+// unkeyed filters of fewer than 2^32 items have one; others give an error
+// wrapping ErrIncompatible. It allocates nothing when b has room.
 func (f *Filter[T]) AppendCompact(b []byte) ([]byte, error) {
 	r := &f.c.reader
 	switch {
@@ -140,9 +141,22 @@ func appendCompactTrailer(b []byte, start int, r *reader, family keyKind) []byte
 
 // parseCompact checks the compact encoding that is all of data, which
 // starts with a compact version byte (isCompact), and returns it as the
-// header of the decoded filter: it has Capacity Len (at least 1), the
-// default MaxKicks, and its PRNG at the seed.
+// header of the decoded filter: it has the Capacity of its table
+// (capacityFor), the default MaxKicks, and its PRNG at the seed.
 func parseCompact(data []byte) (header, error) {
+	h, err := compactHeader(data)
+	if err != nil {
+		return header{}, err
+	}
+	h.capacity = uint64(capacityFor(h.m, h.f))
+	h.maxCapacity = h.capacity
+	return h, nil
+}
+
+// compactHeader is parseCompact without the capacity, which a lookup
+// straight from the bytes (containsOther) does not need: capacityFor costs
+// more than such a lookup for fingerprints of 8 to 10 bits (splitsTable).
+func compactHeader(data []byte) (header, error) {
 	h := header{compact: true}
 	if err := checkCompactVersion(data[0]); err != nil {
 		return header{}, err
@@ -150,8 +164,7 @@ func parseCompact(data []byte) (header, error) {
 	if err := readCompact(data, &h); err != nil {
 		return header{}, err
 	}
-	h.capacity = max(h.count, 1)
-	h.maxCapacity, h.rng, h.maxKicks = h.capacity, h.seed, DefaultMaxKicks
+	h.rng, h.maxKicks = h.seed, DefaultMaxKicks
 	return h, nil
 }
 

@@ -156,11 +156,18 @@ func (f *Filter[T]) Len() int { return f.c.count }
 // filter of another seed misses every key. It is 0 only for the zero Filter.
 func (f *Filter[T]) Seed() uint64 { return f.c.h.seed }
 
-// Capacity is the Capacity the filter was made for.
+// Capacity is how many distinct keys the filter's table accepts from
+// empty, with MaxKicks at its default or above: Config.Capacity for a
+// filter made by New; for one made by Build or decoded from a compact
+// encoding, whose table was sized for its keys, what New promises for a
+// table of its size. A built table is fuller than New fills one, so Len may
+// exceed Capacity, and inserts into it may fail; after Reset it accepts
+// Capacity keys again.
 func (f *Filter[T]) Capacity() int { return f.c.capacity }
 
-// MaxCapacity is the most items the filter takes: Config.MaxCapacity for a
-// growable filter, Capacity for a fixed one.
+// MaxCapacity is how many distinct keys the filter accepts from empty,
+// growing: Config.MaxCapacity for a growable filter, Capacity for a fixed
+// one.
 func (f *Filter[T]) MaxCapacity() int { return f.c.maxCapacity }
 
 // Slots is the number of fingerprint slots: 4 per bucket.

@@ -11,7 +11,7 @@ import (
 // Info describes a filter at one moment; its String is one line for logs.
 type Info struct {
 	Len         int // items stored
-	Capacity    int // Config.Capacity (Len, for a built or compact-decoded filter)
+	Capacity    int // Config.Capacity, or its table's for a built or compact-decoded filter (see Filter.Capacity)
 	MaxCapacity int // Config.MaxCapacity for a growable filter, else Capacity
 	Buckets     int // buckets of the current table
 	Slots       int // Buckets * 4
@@ -67,12 +67,15 @@ func (r *reader) config(maxKicks int) Config {
 }
 
 // Config returns the Config that makes an empty filter compatible with f:
-// New(f.Config()) hashes keys alike and, for a filter made by New, has the
-// same table, so it can be Merged into f. It never includes the Key: for a
-// keyed filter, set Config.Key to the filter's key. A filter made by Build
-// (or decoded from a compact encoding) sized its table for its keys: the
-// Config gives the same hash and width, not the same table. A zero Filter
-// gives the zero Config.
+// New(f.Config()) hashes keys alike and has the same table, so it can be
+// Merged into f. It never includes the Key: for a keyed filter, set
+// Config.Key to the filter's key. For a filter made by Build or decoded
+// from a compact encoding, Config.Capacity is its Capacity, whose table New
+// makes the same but for two kinds New never makes: tables of 2 buckets
+// (Build's for 8 keys or fewer) and, with fingerprints of 10 bits or
+// fewer, the few bucket counts that split the table (see Config.Capacity);
+// there the Config gives the same hash and width, not the same table. A
+// zero Filter gives the zero Config.
 func (f *Filter[T]) Config() Config { return f.c.config(f.c.maxKicks) }
 
 // Info returns a snapshot of the filter's size, load and parameters.

@@ -66,7 +66,8 @@ func (v *View[T]) Len() int { return v.r.count }
 // Seed is the hash seed of the encoded filter; see Filter.Seed.
 func (v *View[T]) Seed() uint64 { return v.r.h.seed }
 
-// Capacity is the Capacity the filter was made for.
+// Capacity is the Capacity of the filter the view reads; see
+// Filter.Capacity.
 func (v *View[T]) Capacity() int { return v.r.capacity }
 
 // Slots is the number of fingerprint slots: 4 per bucket.
