@@ -73,7 +73,15 @@ type Config struct {
 	// to MaxCapacity it is the size of a fixed filter for MaxCapacity. Each
 	// doubling needs one bit beside the fingerprint while the filter is
 	// small: FingerprintBits plus the doublings from Capacity to MaxCapacity
-	// must be at most 32. 0, or Capacity, makes a fixed filter.
+	// must be at most 32, or New returns an error that says which widths
+	// can grow that far. 0, or Capacity, makes a fixed filter.
+	//
+	// A MaxCapacity below twice Capacity, or of 72 items or fewer (a table
+	// too small to halve), leaves no room to double: New then makes the
+	// fixed filter for MaxCapacity, which takes MaxCapacity keys at the
+	// configured rate, as promised. Its Capacity and MaxCapacity are both
+	// MaxCapacity, and its Config() has Capacity MaxCapacity and
+	// MaxCapacity 0, which New makes into the same filter.
 	MaxCapacity int
 }
 
@@ -208,9 +216,9 @@ func (p *params) growable(maxCap int) error {
 	for maxCap>>(g+1) >= p.capacity && final>>(g+1) >= minBaseBuckets {
 		g++
 	}
-	if p.f+g > maxFingerprintBits {
-		return invalidField("MaxCapacity", "%d is 2^%d times Capacity %d; with %d-bit fingerprints a filter can double at most %d times",
-			maxCap, g, p.capacity, p.f, maxFingerprintBits-p.f)
+	if p.f+g > maxFingerprintBits { // g <= 28: the first table has 16 buckets or more, the last at most 2^32
+		return invalidField("MaxCapacity", "%d is 2^%d times Capacity %d; %d doublings need fingerprints of at most %d bits, not %d (raise Capacity or FalsePositiveRate, or lower FingerprintBits)",
+			maxCap, g, p.capacity, g, maxFingerprintBits-g, p.f)
 	}
 	m0 := (final + 1<<g - 1) >> g
 	m0 = max(m0+m0&1, p.m)

@@ -158,7 +158,8 @@ func (f *Filter[T]) Seed() uint64 { return f.c.h.seed }
 
 // Capacity is how many distinct keys the filter's table accepts from
 // empty, with MaxKicks at its default or above: Config.Capacity for a
-// filter made by New; for one made by Build or decoded from a compact
+// filter made by New (MaxCapacity, when that leaves no room to double: see
+// Config.MaxCapacity); for one made by Build or decoded from a compact
 // encoding, whose table was sized for its keys, what New promises for a
 // table of its size. A built table is fuller than New fills one, so Len may
 // exceed Capacity, and inserts into it may fail; after Reset it accepts

@@ -105,6 +105,9 @@ func TestGrowableConfig(t *testing.T) {
 		{Config{Capacity: 100, MaxCapacity: -1}, "MaxCapacity"},
 		{Config{Capacity: 1000, MaxCapacity: 1000 << 20, FingerprintBits: 16}, "MaxCapacity"}, // 20 doublings, 16 allowed
 		{Config{Capacity: 1, MaxCapacity: math.MaxInt}, "MaxCapacity"},
+		// The widths that can grow that far are named.
+		{Config{Capacity: 1000, MaxCapacity: 4000, FingerprintBits: 32}, "fingerprints of at most 30 bits, not 32"},
+		{Config{Capacity: 1000, MaxCapacity: 1000 << 20, FalsePositiveRate: 1e-6}, "fingerprints of at most 12 bits, not 23"},
 	} {
 		_, err := New[uint64](c.cfg)
 		if !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), c.want) {
@@ -131,6 +134,44 @@ func TestGrowableConfig(t *testing.T) {
 					t.Errorf("%+v: MaxCapacity() = %d", cfg, g.MaxCapacity())
 				}
 			}
+		}
+	}
+	// No room to double (MaxCapacity below twice Capacity, or 72 or
+	// fewer): the fixed filter for MaxCapacity, whose Capacity and Config
+	// say so, and whose Config makes it again. From 73 it grows.
+	for _, c := range []struct {
+		cfg  Config
+		grow bool
+	}{
+		{Config{Capacity: 1, MaxCapacity: 16, FingerprintBits: 28}, false},
+		{Config{Capacity: 1, MaxCapacity: 16, FingerprintBits: 8}, false},
+		{Config{Capacity: 100, MaxCapacity: 150}, false},
+		{Config{Capacity: 1, MaxCapacity: 72, FingerprintBits: 4, Layout: SemiSorted}, false},
+		{Config{Capacity: 1, MaxCapacity: 72, FingerprintBits: 32}, false},
+		{Config{Capacity: 1, MaxCapacity: 73, FingerprintBits: 4}, true},
+		{Config{Capacity: 1, MaxCapacity: 73, FingerprintBits: 28}, true},
+	} {
+		g := mustNew[uint64](t, c.cfg)
+		if c.grow {
+			if g.c.t.g == 0 || g.Capacity() != c.cfg.Capacity {
+				t.Errorf("%+v: %d doublings, Capacity %d", c.cfg, g.c.t.g, g.Capacity())
+			}
+			continue
+		}
+		want := c.cfg
+		want.Capacity, want.MaxCapacity, want.Seed, want.MaxKicks = c.cfg.MaxCapacity, 0, DefaultSeed, DefaultMaxKicks
+		want.FingerprintBits, want.FalsePositiveRate = g.FingerprintBits(), 0
+		fixed := mustNew[uint64](t, Config{Capacity: c.cfg.MaxCapacity, FingerprintBits: g.FingerprintBits(), Layout: c.cfg.Layout})
+		switch {
+		case g.c.t.g != 0 || g.Capacity() != c.cfg.MaxCapacity || g.MaxCapacity() != c.cfg.MaxCapacity || g.Info().Capacity != c.cfg.MaxCapacity:
+			t.Errorf("%+v: %d doublings, Capacity %d, MaxCapacity %d", c.cfg, g.c.t.g, g.Capacity(), g.MaxCapacity())
+		case g.Config() != want:
+			t.Errorf("%+v: Config() %+v, want %+v", c.cfg, g.Config(), want)
+		case g.Slots() != fixed.Slots():
+			t.Errorf("%+v: %d slots, a fixed filter for MaxCapacity %d", c.cfg, g.Slots(), fixed.Slots())
+		}
+		if err := g.Merge(fixed); err != nil {
+			t.Errorf("%+v: Merge of New(Config()): %v", c.cfg, err)
 		}
 	}
 }

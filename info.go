@@ -11,7 +11,7 @@ import (
 // Info describes a filter at one moment; its String is one line for logs.
 type Info struct {
 	Len         int // items stored
-	Capacity    int // Config.Capacity, or its table's for a built or compact-decoded filter (see Filter.Capacity)
+	Capacity    int // as Filter.Capacity: the distinct keys the empty table accepts
 	MaxCapacity int // Config.MaxCapacity for a growable filter, else Capacity
 	Buckets     int // buckets of the current table
 	Slots       int // Buckets * 4
