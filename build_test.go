@@ -63,11 +63,12 @@ func TestBuildKeepsEveryKey(t *testing.T) {
 // TestBuiltCapacityPromise: a built filter's Capacity is New's promise for
 // its table, and so is that of a filter decoded from its compact encoding:
 // emptied with Reset, each takes Capacity distinct keys with the default
-// MaxKicks. Capacity is at most Slots, and a built table, fuller than New
-// fills one, holds more keys than its Capacity. When the table is one New
-// makes, New(Config()) makes it again, Merge-ready. Before, a built filter
-// reported Capacity Len, and 29 of 40 filters of 100,000 keys failed to
-// take that many again after Reset.
+// MaxKicks. Capacity is at most Slots, and a built table of 8-bit
+// fingerprints or wider, fuller than New fills one, holds more keys than
+// its Capacity. When the table is one New makes, New(Config()) makes it
+// again, Merge-ready. Before, a built filter reported Capacity Len, and 29
+// of 40 filters of 100,000 keys failed to take that many again after
+// Reset.
 func TestBuiltCapacityPromise(t *testing.T) {
 	sizes := []int{0, 1, 2, 5, 8, 9, 12, 20, 33, 64, 100, 257, 1000, 10_000, 100_000}
 	seeds := 3
@@ -90,7 +91,10 @@ func TestBuiltCapacityPromise(t *testing.T) {
 					if b.Capacity() < 1 || b.Capacity() > b.Slots() || b.MaxCapacity() != b.Capacity() {
 						t.Fatalf("%s: Capacity %d, MaxCapacity %d, %d slots", what, b.Capacity(), b.MaxCapacity(), b.Slots())
 					}
-					if n >= 1000 && b.Len() <= b.Capacity() {
+					// (Narrower fingerprints are tried at New's load plus
+					// 0.025, and many keys share one slot: 814 of 1000 at
+					// f = 4.)
+					if n >= 1000 && f >= 8 && b.Len() <= b.Capacity() {
 						t.Errorf("%s: Len %d, Capacity %d: the table is no fuller than New's", what, b.Len(), b.Capacity())
 					}
 					if i := b.Info(); i.Capacity != b.Capacity() || i.Len != b.Len() || i.LoadFactor != float64(b.Len())/float64(b.Slots()) {
