@@ -11,7 +11,7 @@ import (
 
 // Build returns a fixed filter holding keys, in a table as small as this
 // package can place them in: it tries the fewest buckets that could hold
-// them (a table filled to capacity, for small key sets) or a load of 0.975
+// them (a table filled to capacity, for small key sets) or a load of 0.977
 // (larger ones), and on a failed attempt tries again with 2 buckets more,
 // or 0.4% more. No key is ever dropped. At a million keys it takes 0.97 of
 // New's bytes for the same keys, and for a few dozen keys half or less
