@@ -39,8 +39,8 @@ type Config struct {
 	Layout Layout
 
 	// Seed seeds the key hash and the displacement order. 0 means
-	// DefaultSeed. Filters with the same Seed hash keys alike, so one
-	// Hash(key) can probe them all. The seed is not a secret and does not
+	// DefaultSeed. Filters with the same Seed (and the same Key, or none)
+	// hash keys alike, so one Hash(key) can probe them all. The seed is not a secret and does not
 	// defend against keys chosen to collide: one Hash value of a known
 	// integer key gives it back, and encodings store it (see "Security" in
 	// the package documentation).
