@@ -187,10 +187,10 @@ func prefetchWalks(t *table, hs []uint64) {
 		fp, i1 := t.locate(h)
 		i2 := t.alt(i1, fp)
 		w1, w2 := t.narrowWord(i1), t.narrowWord(i2)
-		if t.freeIn(w1) || t.freeIn(w2) {
+		if t.roomIn(w1, 0) || t.roomIn(w2, 0) {
 			continue
 		}
-		s1, s2 := t.slotsOfNarrow(w1), t.slotsOfNarrow(w2)
+		s1, s2 := t.decode(w1, 0), t.decode(w2, 0)
 		for k := range slotsPerBucket {
 			offs[n+k] = t.alt(i1, s1[k]) * bb >> 3
 			offs[n+slotsPerBucket+k] = t.alt(i2, s2[k]) * bb >> 3

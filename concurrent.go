@@ -405,10 +405,7 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	s := c.cur.Load()
 	t := &s.t
 	if !t.class.oneWord() { // f > 16, semi-sorted f = 4, growable
-		// classGrownNarrow, tested by its fields: a second test of t.class
-		// made the compiler keep the class in a register, an instruction
-		// more on the fixed classes' path above.
-		if t.g != 0 && t.f <= 16 && t.layout == Packed {
+		if t.class == classGrownNarrow {
 			return c.lookupGrownNarrow(s, h)
 		}
 		return c.lookupAt(s, h)
@@ -598,15 +595,16 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 }
 
 // insertLocked is Filter's insert (insert.go) on the current table: the
-// common case first, a fixed table with f <= 16 and a free slot in one of
-// the key's buckets, then, both full, a one-step displacement (moveNear)
-// before the whole search; the other tables take insertSlow. The common
-// case is addNarrow written out for both buckets: calling it measured
-// 15-25 instructions more an insert (bench/icount).
+// common case first, a fixed table whose buckets are one word and a free
+// slot in one of the key's buckets, then, both full, a one-step
+// displacement (moveNear) before the whole search; the other tables take
+// insertSlow. The common case is the codec's insert written out for both
+// buckets, as in core.insert: calling ctable.addTo measured 15-25
+// instructions more an insert (bench/icount).
 func (c *concurrent) insertLocked(h uint64) error {
 	s := c.cur.Load()
 	t := &s.t
-	if t.g != 0 || t.f > 16 {
+	if !t.class.oneWord() {
 		return c.insertSlow(s, h)
 	}
 	fp, i1 := t.locate(h)
@@ -614,7 +612,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 	// Both buckets are read before either is tested, so that their cache
 	// misses overlap.
 	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
-	if t.layout == Packed {
+	if t.class.packedNarrow() {
 		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)
 		i, z := i1, z1
 		if z1 == 0 {
@@ -630,7 +628,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 		if !free1 {
 			i, b = i2, b2
 		}
-		s.putBucket(i, t.semiWith(b, fp))
+		s.setBucket(i, t.semiWith(b, fp), 0, true)
 		c.count++
 		return nil
 	}
@@ -683,18 +681,10 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 // After an error the table is exactly as it was.
 func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
 	// Both buckets are read before either is tested, so that their cache
-	// misses overlap; buckets of at most 64 bits (a growable table's later
-	// stages) with one load each, as the common case reads them.
-	var added bool
-	if s.t.f <= 16 {
-		w1, w2 := s.t.narrowWord(b1), s.t.narrowWord(b2)
-		added = s.addNarrow(b1, w1, v1) || s.addNarrow(b2, w2, v2)
-	} else {
-		lo1, hi1 := s.t.bucketAt(b1)
-		lo2, hi2 := s.t.bucketAt(b2)
-		added = s.addTo(b1, lo1, hi1, v1) || s.addTo(b2, lo2, hi2, v2)
-	}
-	if !added {
+	// misses overlap.
+	lo1, hi1 := s.t.bucketAt(b1)
+	lo2, hi2 := s.t.bucketAt(b2)
+	if !s.addTo(b1, lo1, hi1, v1) && !s.addTo(b2, lo2, hi2, v2) {
 		return c.displace(s, b1, v1, b2, v2)
 	}
 	c.count++

@@ -222,7 +222,7 @@ func (modelReader) bucket(t *table, b uint64, raw []uint64, v uint32) bool {
 		sh := b * uint64(t.bbits) & 63
 		lo, hi = join(w[0], w[1], sh), join(w[1], w[2], sh)
 	}
-	mlo, mhi := t.valueMatches(lo, hi, v)
+	mlo, mhi := t.match(lo, hi, v)
 	return mlo|mhi != 0
 }
 

@@ -47,29 +47,30 @@ type pathNode struct {
 func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uint64, v2 uint32) ([]pathNode, int) {
 	q = append(q[:0], pathNode{b: uint32(b1), v: v1, parent: -1}, pathNode{b: uint32(b2), v: v2, parent: -1})
 	budget := searchBuckets * maxKicks
-	fixed, narrow := s.t.g == 0, s.t.f <= 16
-	packed := narrow && s.t.layout == Packed // narrowSlots inlines, slotsOfNarrow does not
+	t := &s.t
+	fixed := t.g == 0
+	// The narrow packed tables' buckets are decoded and tested written out:
+	// through the codec, which does not inline, a concurrent insert took
+	// NN instructions more (f = 13, bench/icount).
+	packed := t.class.packedNarrow() || t.class == classGrownNarrow
 	for head := 0; head < len(q); head++ {
 		n := q[head]
 		if onPath(q, int(n.parent), uint64(n.b)) {
 			continue // a loop: its bucket is an ancestor's
 		}
 		var slots [slotsPerBucket]uint32
-		switch {
-		case packed:
-			slots = s.t.narrowSlots(s.t.narrowWord(uint64(n.b)))
-		case narrow:
-			slots = s.t.slotsOfNarrow(s.t.narrowWord(uint64(n.b)))
-		default:
-			slots = s.t.bucketSlots(uint64(n.b))
+		if packed {
+			slots = t.narrowSlots(t.narrowWord(uint64(n.b)))
+		} else {
+			slots = t.bucketSlots(uint64(n.b))
 		}
 		for k, v := range slots {
 			var ob uint64
 			var ov uint32
 			if fixed { // alt inlines, other does not
-				ob, ov = s.t.alt(uint64(n.b), v), v
+				ob, ov = t.alt(uint64(n.b), v), v
 			} else {
-				ob, ov = s.t.other(uint64(n.b), v)
+				ob, ov = t.other(uint64(n.b), v)
 			}
 			if budget == 0 {
 				return q, -1
@@ -78,7 +79,7 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 			// cap(q) = searchBuckets*MaxKicks + 2: an append per examined bucket never
 			// reallocates.
 			q = append(q, pathNode{b: uint32(ob), v: ov, parent: int32(head), slot: uint8(k)})
-			if narrow && s.t.freeIn(s.t.narrowWord(ob)) || !narrow && s.t.hasFree(ob) {
+			if packed && t.freeMarks(t.narrowWord(ob)) != 0 || !packed && t.hasFree(ob) {
 				return q, len(q) - 1
 			}
 		}
@@ -97,15 +98,30 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 // insertLocked calls it only then.
 func (s *ctable) moveNear(i1, w1, i2, w2 uint64, fp uint32) bool {
 	t := &s.t
+	packed := t.class.packedNarrow() // else classSemi; see search
 	for _, b := range [2][2]uint64{{i1, w1}, {i2, w2}} {
-		i, slots := b[0], t.slotsOfNarrow(b[1])
+		i, slots := b[0], t.narrowSlots(b[1])
+		if !packed {
+			slots = t.decode(b[1], 0)
+		}
 		for k, v := range slots {
 			o := t.alt(i, v)
-			if w := t.narrowWord(o); t.freeIn(w) {
-				s.addNarrow(o, w, v)
-				s.put(i, slots, k, fp)
-				return true
+			w := t.narrowWord(o)
+			switch {
+			case packed && t.freeMarks(w) != 0:
+				// The codec's insert and replace written out for narrow
+				// packed buckets: a concurrent insert measured 398
+				// instructions through them, 3xx so (f = 13, bench/icount).
+				s.fill(o*uint64(t.bbits)+t.firstSlot(t.freeMarks(w), 0), v)
+				sh := uint64(k) * uint64(t.f) & 63
+				s.setBucket(i, b[1]&^(t.slotMax<<sh)|uint64(fp)<<sh, 0, false)
+			case !packed && t.semiFree(w):
+				s.addTo(o, w, 0, v)
+				s.replace(i, slots, uint(k), fp)
+			default:
+				continue
 			}
+			return true
 		}
 	}
 	return false
@@ -134,11 +150,7 @@ func (s *ctable) apply(q []pathNode, end int) {
 	}
 	for n.parent >= 0 {
 		p := q[n.parent]
-		if s.t.layout == Packed { // no need to decode the bucket
-			s.putSlot(uint64(p.b), uint(n.slot), p.v, false)
-		} else {
-			s.put(uint64(p.b), s.t.bucketSlots(uint64(p.b)), int(n.slot), p.v)
-		}
+		s.replace(uint64(p.b), s.t.bucketSlots(uint64(p.b)), uint(n.slot), p.v)
 		n = p
 	}
 }

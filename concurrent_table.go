@@ -173,7 +173,7 @@ func (s *ctable) count(b uint64, v uint32) int {
 	return bits.OnesCount64(mlo) + bits.OnesCount64(mhi)
 }
 
-// bucketMatches reads bucket b atomically and returns valueMatches of it for v.
+// bucketMatches reads bucket b atomically and returns the codec's match of it for v.
 func (s *ctable) bucketMatches(b uint64, v uint32) (mlo, mhi uint64) {
 	var lo, hi uint64
 	if s.t.f <= 16 {
@@ -181,7 +181,7 @@ func (s *ctable) bucketMatches(b uint64, v uint32) (mlo, mhi uint64) {
 	} else {
 		lo, hi = s.wide(b)
 	}
-	return s.t.valueMatches(lo, hi, v)
+	return s.t.match(lo, hi, v)
 }
 
 // The writer's side: the table's plain reads, and stores inside write
@@ -221,11 +221,11 @@ func (s *ctable) fill(p uint64, v uint32) {
 	}
 }
 
-// pair is words i and i+1, for the writer, without a bounds check: the
+// pair is words i to i+2, for the writer, without a bounds check: the
 // first word of a bucket or of a slot is followed by at least two
 // (ctableWords).
-func (s *ctable) pair(i uint64) *[2]uint64 {
-	return (*[2]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), i*8))
+func (s *ctable) pair(i uint64) *[3]uint64 {
+	return (*[3]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), i*8))
 }
 
 // begin and end open and close a write session on bucket b: its stripe's
@@ -276,183 +276,105 @@ func (s *ctable) recordBytes(o uint64) {
 	}
 }
 
-// storeBits sets the n bits (n <= 128) at bit p to the low n bits of
-// (lo, hi), storing only the words whose bits change.
-func (s *ctable) storeBits(p uint64, n uint, lo, hi uint64, plain bool) {
-	if n < 64 && !plain { // a packed slot or a narrow bucket: one or two words
-		s.storeSlot(p, n, lo)
+// setBucket stores (lo, hi), whatever bits it has past the bucket's, as
+// bucket b, whose words the writer reads as they are: the words whose bits
+// change, each with a release store. If the change is an insert (the new
+// value holds every value of the old) and one word changes, that one atomic
+// store is the whole write: a reader sees the bucket before or after it,
+// and either holds every key it must find, so it needs no write session
+// (concurrent.go). Any other change is a write session.
+func (s *ctable) setBucket(b, lo, hi uint64, insert bool) {
+	p := b * uint64(s.t.bbits)
+	i, sh := p>>6, p&63
+	if s.t.f <= 16 {
+		s.setNarrow(b, i, sh, lo, insert)
 		return
 	}
-	mlo, mhi := ^uint64(0), ^uint64(0)
-	if n < 64 {
-		mlo, mhi = 1<<n-1, 0
-	} else if n < 128 {
-		mhi = 1<<(n-64) - 1
-	}
+	mlo, mhi := bucketMask(s.t.bbits)
 	lo, hi = lo&mlo, hi&mhi
-	i, sh := p>>6, p&63
-	// Shifted up by sh, value and mask span up to three words; a shift by
-	// 64 gives 0.
+	// Shifted up by sh, value and mask span up to three words (two for
+	// buckets of at most 64 bits); a shift by 64 gives 0.
 	v := [3]uint64{lo << sh, hi<<sh | lo>>(64-sh), hi >> (64 - sh)}
 	m := [3]uint64{mlo << sh, mhi<<sh | mlo>>(64-sh), mhi >> (64 - sh)}
-	for k := range uint64(3) {
-		if m[k] == 0 {
-			continue
-		}
-		old := le64(s.words[i+k])
-		w := old&^m[k] | v[k]
-		switch {
-		case plain: // a table not yet published
-			s.words[i+k] = le64(w)
-		case w != old:
-			s.store(i+k, le64(w))
-		}
-	}
-}
-
-// storeSlot sets the n < 64 bits at bit p to v, storing the one or two
-// words they lie in where they change. Where they lie in two words and
-// unalignedLoads, it makes one store of the 8 bytes from their first byte
-// if those hold them, as fill does. A reader may see part of such a store,
-// as it may see one of two word stores without the other, so the callers
-// make every store of straddling bits either a fill of an empty slot
-// (putSlot of an empty packed slot) or part of a write session (putSlot,
-// putBucket and put otherwise), whose versions catch a torn read; bits
-// within one word are stored as that word, atomically, which the fills of
-// a semi-sorted bucket without a session rely on.
-func (s *ctable) storeSlot(p uint64, n uint, v uint64) {
-	if unalignedLoads && p&63+uint64(n) > 64 && p&7+uint64(n) <= 64 {
-		a := (*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), p>>3))
-		m := uint64(1)<<n - 1
-		storeRelease(a, *a&^(m<<(p&7))|(v&m)<<(p&7))
-		if s.rec != nil {
-			s.recordBytes(p >> 3)
-		}
-		return
-	}
-	i, sh := p>>6, p&63
 	w := s.pair(i)
-	m := uint64(1)<<n - 1
-	if x := le64(le64(w[0])&^(m<<sh) | (v&m)<<sh); x != w[0] {
-		storeRelease(&w[0], x)
-		s.note(false, i, x)
+	var x [3]uint64
+	changed := 0
+	for k := range uint64(3) {
+		old := le64(w[k])
+		if x[k] = le64(old&^m[k] | v[k]); x[k] != w[k] {
+			changed++
+		}
 	}
-	if sh+uint64(n) <= 64 { // no bits past word i
-		return
+	session := !insert || changed > 1
+	if session {
+		s.begin(b)
 	}
-	if x := le64(le64(w[1])&^(m>>1>>(63-sh)) | (v&m)>>1>>(63-sh)); x != w[1] {
-		storeRelease(&w[1], x)
-		s.note(false, i+1, x)
+	for k := range uint64(3) {
+		if x[k] != w[k] {
+			s.store(i+k, x[k])
+		}
+	}
+	if session {
+		s.end(b)
 	}
 }
 
-// put replaces the value in slot k of bucket b, whose values are s, with v:
-// in a packed bucket the slot's bits, in a semi-sorted one the whole bucket,
-// re-sorted and re-encoded. It is a write session unless it fills an empty
-// slot without moving any stored fingerprint's bits where a reader could
-// see them half moved: a packed slot, or a semi-sorted bucket that lies in
-// one word, which one atomic store replaces. Such an add removes nothing a
-// reader must find, so it needs no version change (concurrent.go).
-func (s *ctable) put(b uint64, slots [4]uint32, k int, v uint32) {
-	t := &s.t
-	empty := slots[k] == 0
-	if t.layout == Packed {
-		s.putSlot(b, uint(k), v, empty)
-		return
+// setNarrow is setBucket for a bucket of at most 64 bits, at bit sh of
+// word i: one or two words.
+func (s *ctable) setNarrow(b, i, sh, x uint64, insert bool) {
+	m := ^uint64(0) >> ((64 - s.t.bbits) & 63)
+	x &= m
+	w := s.pair(i)
+	x0 := le64(le64(w[0])&^(m<<sh) | x<<sh)
+	x1 := w[1]
+	if sh+uint64(s.t.bbits) > 64 { // the bits past word i; shifts below 64
+		x1 = le64(le64(w[1])&^(m>>1>>(63-sh)) | x>>1>>(63-sh))
 	}
-	// The whole bucket, re-sorted.
-	p, n := b*uint64(t.bbits), t.bbits
-	slots[k] = v
-	lo, hi := t.packSlots(slots)
-	if empty && p&63+uint64(n) <= 64 {
-		s.storeBits(p, n, lo, hi, false)
-		return
+	session := !insert || x0 != w[0] && x1 != w[1]
+	if session {
+		s.begin(b)
 	}
-	s.begin(b)
-	s.storeBits(p, n, lo, hi, false)
-	s.end(b)
-}
-
-// putSlot is put for a packed bucket, where it writes slot k alone: it
-// needs no decoding of the bucket, only whether the slot is empty.
-func (s *ctable) putSlot(b uint64, k uint, v uint32, empty bool) {
-	p := b*uint64(s.t.bbits) + uint64(k*s.t.f)
-	if empty {
-		s.storeSlot(p, s.t.f, uint64(v))
-		return
+	if x0 != w[0] {
+		s.store(i, x0)
 	}
-	s.begin(b)
-	s.storeSlot(p, s.t.f, uint64(v))
-	s.end(b)
-}
-
-// putBucket stores x, the encoding of bucket b (at most 64 bits) with one
-// value added to it and every other value kept: one atomic store if the
-// bucket lies in one word, which needs no write session (put), else a
-// write session of two.
-func (s *ctable) putBucket(b, x uint64) {
-	n := s.t.bbits
-	p := b * uint64(n)
-	if p&63+uint64(n) <= 64 {
-		s.storeSlot(p, n, x)
-		return
+	if x1 != w[1] {
+		s.store(i+1, x1)
 	}
-	s.begin(b)
-	s.storeSlot(p, n, x)
-	s.end(b)
+	if session {
+		s.end(b)
+	}
 }
 
 // add puts v into the lowest empty slot of bucket b and reports whether
 // there was one.
 func (s *ctable) add(b uint64, v uint32) bool {
-	if s.t.f <= 16 {
-		return s.addNarrow(b, s.t.narrowWord(b), v)
-	}
 	lo, hi := s.t.bucketAt(b)
 	return s.addTo(b, lo, hi, v)
 }
 
-// addNarrow is add for a table with f <= 16 and bucket b read as w
-// (narrowWord). It fills the free slot in place, which needs no write
-// session (put): a packed slot with one store, a semi-sorted bucket, whose
-// values the added one may move, with putBucket.
-func (s *ctable) addNarrow(b, w uint64, v uint32) bool {
-	t := &s.t
-	if t.layout != Packed {
-		if !t.freeIn(w) {
-			return false
-		}
-		s.putBucket(b, t.narrowWith(w, v))
-		return true
-	}
-	z := t.freeMarks(w)
-	if z == 0 {
-		return false
-	}
-	s.fill(b*uint64(t.bbits)+t.firstSlot(z, 0), v)
-	return true
-}
-
 // addTo is add for bucket b already read as (lo, hi).
 func (s *ctable) addTo(b, lo, hi uint64, v uint32) bool {
-	slots := s.t.slotsOf(lo, hi)
-	k := freeSlot(slots)
-	if k < 0 {
-		return false
+	lo, hi, ok := s.t.insertInto(lo, hi, v)
+	if ok {
+		s.setBucket(b, lo, hi, true)
 	}
-	s.put(b, slots, k, v)
-	return true
+	return ok
 }
 
 // remove clears the lowest slot of bucket b that holds v and reports whether
 // there was one.
 func (s *ctable) remove(b uint64, v uint32) bool {
-	slots := s.t.bucketSlots(b)
-	for k, x := range slots {
-		if x == v {
-			s.put(b, slots, k, 0)
-			return true
-		}
+	lo, hi := s.t.bucketAt(b)
+	lo, hi, ok := s.t.removeFrom(lo, hi, v)
+	if ok {
+		s.setBucket(b, lo, hi, false)
 	}
-	return false
+	return ok
+}
+
+// replace puts v into slot k of bucket b, whose values are vs: an insert
+// if the slot is empty.
+func (s *ctable) replace(b uint64, vs [4]uint32, k uint, v uint32) {
+	lo, hi, _ := s.t.replaceIn(vs, k, v)
+	s.setBucket(b, lo, hi, vs[k&3] == 0)
 }

@@ -194,33 +194,38 @@ func (t *table) double() table {
 	return n
 }
 
-// doubleInto is double into n, an empty table of the next stage.
+// doubleInto is double into n, an empty table of the next stage: each
+// bucket is decoded once, its values split between its two children by
+// their top bit, and each child encoded once, which gives the bucket that
+// adding its values one by one would.
 func (t *table) doubleInto(n *table) {
-	switch {
-	case t.layout != Packed:
-		t.doubleSortedInto(n)
-		return
-	case t.f <= 16:
+	if t.class == classGrownNarrow {
 		t.doubleNarrow(n)
 		return
 	}
-	f, top, mask := t.f, t.f-1, uint64(t.slotMax)
-	bb, nbb, nf := uint64(t.bbits), uint64(n.bbits), uint64(n.f)
+	top := t.f - 1
 	for b := range t.m {
-		lo, hi := bucket128(t.data, b*bb)
-		next := [2]uint64{2 * b * nbb, (2*b + 1) * nbb} // where children 2b and 2b+1 take their next value
-		for j := range uint(slotsPerBucket) {
-			if v := bits128(lo, hi, j*f) & mask; v != 0 {
-				c := v >> top
-				n.setSlotAt(next[c], uint32(v&(1<<top-1)))
-				next[c] += nf
+		var c [2][slotsPerBucket]uint32 // the children's values
+		var k [2]int                    // and how many
+		for _, v := range t.bucketSlots(b) {
+			if v != 0 {
+				h := v >> top
+				c[h][k[h]] = v & (1<<top - 1)
+				k[h]++
+			}
+		}
+		for h := range uint64(2) {
+			if k[h] > 0 { // an empty bucket is all zeros, as n is
+				lo, hi := n.encode(c[h])
+				n.setBucket(2*b+h, lo, hi)
 			}
 		}
 	}
 }
 
-// doubleNarrow is doubleInto for a packed table with f <= 16: each child
-// bucket is assembled in a word and or'ed into the empty new table, whose
+// doubleNarrow is doubleInto for a packed table with f <= 16, written out:
+// the doubling of most growable filters' last stages. Each child bucket is
+// assembled in a word and or'ed into the empty new table, whose
 // buckets of at most 60 bits start 0 or 4 bits into a byte, so that one
 // 64-bit load and store hold one.
 func (t *table) doubleNarrow(n *table) {
@@ -267,29 +272,4 @@ func (t *table) restage(b uint64, v uint32, k uint) (uint64, uint32) {
 	l := uint32(b&(1<<k-1))<<(t.g-k) | v>>t.fbits // the full layer
 	r := t.g - t.k
 	return b>>k<<t.k | uint64(l>>r), fp | (l&(1<<r-1))<<t.fbits
-}
-
-// doubleSortedInto is doubleInto for the semi-sorted layout: each bucket
-// is decoded once, its values split between its two children by their top
-// bit, and each child encoded once (packSlots sorts them), which gives the
-// bucket that adding its values one by one would.
-func (t *table) doubleSortedInto(n *table) {
-	top := t.f - 1
-	for b := range t.m {
-		var c [2][slotsPerBucket]uint32 // the children's values
-		var k [2]int                    // and how many
-		for _, v := range t.bucketSlots(b) {
-			if v != 0 {
-				h := v >> top
-				c[h][k[h]] = v & (1<<top - 1)
-				k[h]++
-			}
-		}
-		for h := range uint64(2) {
-			if k[h] > 0 { // an empty bucket is all zeros, as n is
-				lo, hi := n.packSlots(c[h])
-				n.writeBucket(2*b+h, lo, hi)
-			}
-		}
-	}
 }

@@ -47,6 +47,21 @@ func refSlot(t *table, i uint64, k uint) uint32 {
 	return v
 }
 
+// slot reads slot k of packed bucket i.
+func (t *table) slot(i uint64, k uint) uint32 { return t.bucketSlots(i)[k] }
+
+// setSlot writes v into slot k of packed bucket i, leaving every other bit
+// as it was.
+func (t *table) setSlot(i uint64, k uint, v uint32) {
+	t.setSlotAt(i*uint64(t.bbits)+uint64(k*t.f), v)
+}
+
+// writeSlots stores the values s as bucket i.
+func (t *table) writeSlots(i uint64, s [4]uint32) {
+	lo, hi := t.encode(s)
+	t.setBucket(i, lo, hi)
+}
+
 // model is the exact multiset of fingerprint-relevant hashes a filter should
 // hold: no false negatives is checked against it.
 type model map[uint64]int

@@ -81,7 +81,7 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 		b1, v1, b2, v2 := t.layered(h, fp, i1, i2)
 		return t.holds(b1, v1)|t.holds(b2, v2) != 0
 	}
-	return containsWide(t, i1, i2, fp)
+	return containsAt(t, i1, i2, fp)
 }
 
 // probeFixed reports whether the fixed table of shape s, base bucket count
@@ -102,7 +102,7 @@ func (s *shape) probeFixed(data []byte, m, h uint64) bool {
 	var t table
 	t.setShape(m, s.f, 0, 0, s.layout)
 	t.data = data
-	return containsWide(&t, i1, i2, fp)
+	return containsAt(&t, i1, i2, fp)
 }
 
 // The two-bucket tests of the fixed classes. They are anyZero's, with the

@@ -62,10 +62,26 @@ func prefetchBucketsAsm(t *table, hs []uint64) {
 // adds; decoding stays in the generic code.
 func probeLocated(t *table, s *probeScratch, found []bool) int {
 	if t.layout != Packed {
-		n := len(found)
-		return t.probeSortedAt(s.pos1[:n], s.pos2[:n], s.fp[:n], found)
+		return probeSortedAt(t, s, found)
 	}
 	return probePacked(t, s, len(found), &found[0])
+}
+
+// probeSortedAt is probeLocated for the semi-sorted layout, by the codec.
+func probeSortedAt(t *table, s *probeScratch, found []bool) int {
+	n := 0
+	for i := range found {
+		fp := uint32(s.fp[i])
+		alo, ahi := t.bucketFrom(s.pos1[i])
+		blo, bhi := t.bucketFrom(s.pos2[i])
+		mlo, mhi := t.match(alo, ahi, fp)
+		nlo, nhi := t.match(blo, bhi, fp)
+		found[i] = mlo|mhi|nlo|nhi != 0
+		if found[i] {
+			n++
+		}
+	}
+	return n
 }
 
 // prefetchLines prefetches, for each byte offset o in offs[0:n], the lines

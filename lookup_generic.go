@@ -10,27 +10,12 @@ import "runtime"
 // in either of its buckets, for both layouts.
 func containsGeneric(t *table, h uint64) bool {
 	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	if t.f > 16 {
-		return containsWide(t, i1, i2, fp)
-	}
-	// A bucket is at most 64 bits starting 0 or 4 bits into a byte: 4f+4 <= 64
-	// for f <= 15, and buckets of f = 16 are byte-aligned. One load reads it.
-	p1, p2 := i1*uint64(t.bbits), i2*uint64(t.bbits)
-	b1 := load64At(t.data, p1>>3) >> (p1 & 7)
-	b2 := load64At(t.data, p2>>3) >> (p2 & 7)
-	if t.layout != Packed {
-		return t.sortedHolds(b1, b2, fp)
-	}
-	pat := uint64(fp) * t.lanes.onesLo
-	return t.lanes.zero64(b1^pat)|t.lanes.zero64(b2^pat) != 0
+	return containsAt(t, i1, t.alt(i1, fp), fp)
 }
 
-// containsWide is containsGeneric for buckets wider than 64 bits.
-func containsWide(t *table, i1, i2 uint64, fp uint32) bool {
-	alo, ahi := t.matchesAt(i1, fp)
-	blo, bhi := t.matchesAt(i2, fp)
-	return alo|ahi|blo|bhi != 0
+// containsAt reports whether bucket i1 or i2 holds fp, by the codec.
+func containsAt(t *table, i1, i2 uint64, fp uint32) bool {
+	return t.holds(i1, fp)|t.holds(i2, fp) != 0
 }
 
 // batchChunk is how many keys the generic batch locates before it probes
@@ -79,18 +64,13 @@ func containsChunk(t *table, hs []uint64, found []bool) int {
 	n := 0
 	for i := range hs {
 		var ok bool
-		if t.layout != Packed {
-			// The loads above only brought the buckets into cache; the
-			// semi-sorted test decodes them whole.
-			ok = containsGeneric(t, hs[i])
-		} else if t.f <= 16 {
+		if t.f <= 16 {
 			p1, p2 := i1s[i]*bb, i2s[i]*bb
-			pat := uint64(fps[i]) * t.lanes.onesLo
-			x1 := words[2*i]>>(p1&7) ^ pat
-			x2 := words[2*i+1]>>(p2&7) ^ pat
-			ok = t.lanes.zero64(x1)|t.lanes.zero64(x2) != 0
+			m1, _ := t.match(words[2*i]>>(p1&7), 0, fps[i])
+			m2, _ := t.match(words[2*i+1]>>(p2&7), 0, fps[i])
+			ok = m1|m2 != 0
 		} else {
-			ok = containsWide(t, i1s[i], i2s[i], fps[i])
+			ok = containsAt(t, i1s[i], i2s[i], fps[i])
 		}
 		if i < len(found) {
 			found[i] = ok

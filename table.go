@@ -21,14 +21,13 @@ const (
 )
 
 func (l Layout) String() string {
-	switch l {
-	case Packed:
-		return "Packed"
-	case SemiSorted:
-		return "SemiSorted"
+	if l.valid() {
+		return layoutNames[l]
 	}
 	return "Layout(" + strconv.Itoa(int(l)) + ")"
 }
+
+var layoutNames = [...]string{Packed: "Packed", SemiSorted: "SemiSorted"}
 
 // valid reports whether l is one of the layouts above.
 func (l Layout) valid() bool { return l <= SemiSorted }
@@ -181,15 +180,20 @@ func (c probeClass) byWords() bool { return c-classNarrow <= classSemi-classNarr
 func (c probeClass) wordBuckets() bool { return c <= classGrownNarrow }
 
 func classify(layout Layout, f uint) probeClass {
-	switch {
-	case f > 16 || layout == SemiSorted && f == 4:
-		return classGeneric
-	case layout == SemiSorted:
+	if layout == SemiSorted {
+		if f == 4 || f > 16 {
+			return classGeneric
+		}
 		return classSemi
-	case f == 8:
+	}
+	switch f {
+	case 8:
 		return class8
-	case f == 16:
+	case 16:
 		return class16
+	}
+	if f > 16 {
+		return classGeneric
 	}
 	return classNarrow
 }
@@ -238,9 +242,11 @@ func (t *table) setShape(m0 uint64, fbits, g, k uint, layout Layout) {
 	t.g, t.k, t.fill = g, k, 0
 	t.lshift, t.rbits, t.rmask = 32-g, g-k, 1<<(g-k)-1
 	if g > 0 {
-		t.class = classGrown
-		if layout == Packed && f <= 16 {
+		// The fixed class of the slot width tells the narrow packed tables.
+		if t.class.packedNarrow() {
 			t.class = classGrownNarrow
+		} else {
+			t.class = classGrown
 		}
 		t.fill = int(float64(t.m*slotsPerBucket) * targetLoad(f))
 	}
@@ -276,15 +282,15 @@ func makeShape(layout Layout, f uint) *shape {
 	s.perBits = math.MaxUint64/uint64(s.bbits) + 1
 	s.nibble = s.bbits%8 != 0
 	s.reach = uint8(probeReachOf(f, s.bbits))
-	if layout == SemiSorted {
-		s.w = f - 4
-		s.lowMask = 1<<s.w - 1
-		s.semiLanes = newLanes(s.w)
-		if s.w == 0 {
-			s.fourBitsOnly = 0xf
-		} else {
-			s.unspread = semiUnspread(s.w)
-		}
+	// The semi-sorted codec's constants, for every shape: only that codec
+	// reads them.
+	s.w = f - 4
+	s.lowMask = 1<<s.w - 1
+	s.semiLanes = newLanes(s.w)
+	if s.w == 0 {
+		s.fourBitsOnly = 0xf
+	} else {
+		s.unspread = semiUnspread(s.w)
 	}
 	return s
 }
@@ -356,7 +362,7 @@ func (s *shape) word(data []byte, i uint64) uint64 {
 	return load64At(data, i*s.bbytes)
 }
 
-// bucketAt reads bucket i of t as a value for the codec, with plain loads.
+// bucketAt reads bucket i as a value for the codec, with plain loads.
 func (t *table) bucketAt(i uint64) (lo, hi uint64) {
 	if t.f <= 16 {
 		return t.narrowWord(i), 0
@@ -364,94 +370,254 @@ func (t *table) bucketAt(i uint64) (lo, hi uint64) {
 	return bucket128(t.data, i*uint64(t.bbits))
 }
 
-// The operations below change buckets one at a time, for inserts and deletes;
-// lookups take the probes in lookup_generic.go and table_semisort.go.
-
-// add stores fp in a free slot of bucket i and reports whether there was one.
-func (t *table) add(i uint64, fp uint32) bool {
-	if t.layout == SemiSorted {
-		return t.semiAdd(i, fp)
-	}
-	return t.packedAdd(i, fp)
-}
-
-// add2 stores v1 in the lowest free slot of bucket i1, or failing that v2
-// in the lowest of bucket i2, and reports whether either had one. (v1 and v2
-// are a key's fingerprint as each of its buckets holds it: the same but in
-// a growable table.)
-func (t *table) add2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
-	if t.layout == SemiSorted {
-		return t.semiAdd2(i1, v1, i2, v2)
-	}
-	return t.packedAdd2(i1, v1, i2, v2)
-}
-
-// remove deletes one copy of fp from bucket i and reports whether there was one.
-func (t *table) remove(i uint64, fp uint32) bool {
-	if t.layout == SemiSorted {
-		return t.semiRemove(i, fp)
-	}
-	return t.packedRemove(i, fp)
-}
-
-// swap replaces the fingerprint in slot k of bucket i with fp. It returns the
-// old fingerprint and the slot fp ended in, which is where a later swap must
-// look to take fp out again.
-func (t *table) swap(i uint64, k uint, fp uint32) (uint32, uint) {
-	if t.layout == SemiSorted {
-		return t.semiSwap(i, k, fp)
-	}
-	return t.packedSwap(i, k, fp)
-}
-
-// replace writes fp into slot k of bucket i, whose fingerprints are s
-// (bucketSlots), and returns the slot fp ends in: swap, with the bucket
-// already decoded.
-func (t *table) replace(i uint64, s [4]uint32, k uint, fp uint32) uint {
-	if t.layout == SemiSorted {
-		s[k] = fp
-		t.semiWrite(i, s)
-		return semiRank(s, fp)
-	}
-	t.setSlot(i, k, fp)
-	return k
-}
-
-// bucketSlots returns the four fingerprints of bucket i (0 for an empty
-// slot), in slot order: the order swap's k refers to.
-func (t *table) bucketSlots(i uint64) [4]uint32 {
+// bucketFrom is bucketAt for the bucket at bit p.
+func (t *table) bucketFrom(p uint64) (lo, hi uint64) {
 	if t.f <= 16 {
-		return t.slotsOfNarrow(t.narrowWord(i))
+		return load64At(t.data, p>>3) >> (p & 7), 0
 	}
-	return t.slotsOf(bucket128(t.data, i*uint64(t.bbits)))
+	return bucket128(t.data, p)
 }
 
-// validBucket reports whether bucket i's bits are a possible encoding: always
-// for the packed layout, a valid sorted code for the semi-sorted one.
-func (t *table) validBucket(i uint64) bool {
-	return t.layout != SemiSorted || t.semiValid(i)
+// setBucket stores the bucket value (lo, hi), whatever bits it has past the
+// bucket's, as bucket i, leaving every other bit of the table as it was. A
+// bucket starts 0 or 4 bits into a byte and spans at most 128 bits with
+// that offset, so two 64-bit words hold it.
+func (t *table) setBucket(i, lo, hi uint64) {
+	if t.f <= 16 {
+		t.setNarrow(i, lo)
+		return
+	}
+	p := i * uint64(t.bbits)
+	o, s := p>>3, p&7
+	mlo, mhi := bucketMask(t.bbits)
+	// Shift value and mask up by s; a shift by 64 gives 0.
+	lo, hi = lo<<s, hi<<s|lo>>(64-s)
+	mlo, mhi = mlo<<s, mhi<<s|mlo>>(64-s)
+	store64(t.data, o, load64(t.data, o)&^mlo|lo&mlo)
+	store64(t.data, o+8, load64(t.data, o+8)&^mhi|hi&mhi)
 }
+
+// setNarrow is setBucket for f <= 16: 4f <= 64 bits from 0 or 4 bits into
+// a byte (buckets of 64 bits are whole bytes), one word, one
+// read-modify-write.
+func (t *table) setNarrow(i, x uint64) {
+	p := i * uint64(t.bbits)
+	o, sh := p>>3, p&7
+	bucket := ^uint64(0) >> ((64 - t.bbits) & 63) << sh
+	store64(t.data, o, load64(t.data, o)&^bucket|x<<sh&bucket)
+}
+
+// bucketMask is the mask of the low n bits of a 128-bit value, n <= 128.
+func bucketMask(n uint) (lo, hi uint64) {
+	switch {
+	case n < 64:
+		return 1<<n - 1, 0
+	case n < 128:
+		return ^uint64(0), 1<<(n-64) - 1
+	}
+	return ^uint64(0), ^uint64(0)
+}
+
+// setSlotAt writes v into the packed slot at bit position p, leaving every
+// other bit as it was: the narrow packed insert fast path and walks.
+func (t *table) setSlotAt(p uint64, v uint32) {
+	o, s := p>>3, p&7
+	w := load64(t.data, o)
+	w = w&^(t.slotMax<<s) | uint64(v)<<s
+	store64(t.data, o, w)
+}
+
+// putFirst stores fp in the lowest slot marked in z of bucket i, a packed
+// bucket with f <= 16: a one-byte or two-byte store where slots are whole
+// bytes, a read-modify-write of the word that holds the slot otherwise.
+func (t *table) putFirst(i, z uint64, fp uint32) {
+	switch t.class {
+	case class8:
+		t.data[i*4+uint64(bits.TrailingZeros64(z)>>3)] = byte(fp)
+	case class16:
+		o := i*8 + uint64(bits.TrailingZeros64(z)>>4*2)
+		binary.LittleEndian.PutUint16(t.data[o:o+2], uint16(fp))
+	default:
+		t.setSlotAt(i*uint64(t.bbits)+t.firstSlot(z, 0), fp)
+	}
+}
+
+// The bucket codec: what a bucket's value (lo, hi), holding its bits from
+// bit 0 on (for f <= 16 lo alone, as narrowWord gives it, the bits above it
+// ignored), holds, and the value that holds other values, knowing nothing of
+// where the bucket lies. decode, encode and match are the one place that
+// chooses a layout's codec (table_packed.go, table_semisort.go); the rest
+// is written on them. The plain table (below) and the concurrent filter's
+// (concurrent_table.go) load and store buckets their own way around it;
+// the hot paths (lookup.go, insert.go, concurrent.go) have written-out
+// copies of the narrow cases, each with the reason beside it.
+
+// decode returns the bucket's four values, 0 for an empty slot: in slot
+// order when packed, ascending when semi-sorted.
+func (s *shape) decode(lo, hi uint64) [4]uint32 {
+	if s.layout == SemiSorted {
+		return s.semiSlots(lo, hi)
+	}
+	return s.packedSlots(lo, hi)
+}
+
+// encode is the bucket value that holds the values v: in slot order when
+// packed, sorted when semi-sorted. It has no bits past the bucket's.
+func (s *shape) encode(v [4]uint32) (lo, hi uint64) {
+	if s.layout == SemiSorted {
+		return s.semiEncodeSlots(v)
+	}
+	return s.packedEncode(v)
+}
+
+// match marks, one bit a slot, the slots of the bucket that hold v (v = 0
+// marks the empty ones): zero exactly when none does.
+func (s *shape) match(lo, hi uint64, v uint32) (mlo, mhi uint64) {
+	if s.layout == SemiSorted {
+		return s.semiMatch(lo, hi, v)
+	}
+	return s.packedMatch(lo, hi, v)
+}
+
+// roomIn reports whether the bucket has an empty slot.
+func (s *shape) roomIn(lo, hi uint64) bool {
+	if s.layout == SemiSorted {
+		return s.semiFree(lo)
+	}
+	return s.packedRoom(lo, hi)
+}
+
+// insertInto is the bucket with v added in an empty slot, if it has one:
+// the lowest when packed, in its sorted place when semi-sorted.
+func (s *shape) insertInto(lo, hi uint64, v uint32) (uint64, uint64, bool) {
+	if s.layout == SemiSorted {
+		return s.semiInsert(lo, hi, v)
+	}
+	return s.packedInsert(lo, hi, v)
+}
+
+// removeFrom is the bucket with one copy of v taken out, if it holds one.
+func (s *shape) removeFrom(lo, hi uint64, v uint32) (uint64, uint64, bool) {
+	vs := s.decode(lo, hi)
+	k := slotOf(vs, v)
+	if k < 0 {
+		return lo, hi, false
+	}
+	vs[k] = 0
+	lo, hi = s.encode(vs)
+	return lo, hi, true
+}
+
+// replaceIn is the bucket of the values vs with vs[k] replaced by v, and
+// the slot v ends in: where a later replaceIn must look to take v out
+// again and leave the bucket's bits as they were. That is k when packed,
+// and v's rank when semi-sorted (any copy of v there is as good as another).
+func (s *shape) replaceIn(vs [4]uint32, k uint, v uint32) (lo, hi uint64, at uint) {
+	vs[k&3] = v
+	if s.layout == SemiSorted {
+		lo, hi = s.semiEncodeSlots(vs)
+		return lo, hi, semiRank(vs, v)
+	}
+	lo, hi = s.packedEncode(vs)
+	return lo, hi, k
+}
+
+// slotOf is the first slot of vs that holds v, or -1.
+func slotOf(vs [4]uint32, v uint32) int {
+	for k, x := range vs {
+		if x == v {
+			return k
+		}
+	}
+	return -1
+}
+
+// canonical reports whether the bucket's bits are those that encode gives
+// for its values: always for the packed layout, and for the semi-sorted
+// one a code below 3876 and the values in order. A table this package
+// wrote holds only such buckets.
+func (s *shape) canonical(lo, hi uint64) bool {
+	mlo, mhi := bucketMask(s.bbits)
+	elo, ehi := s.encode(s.decode(lo, hi))
+	return elo == lo&mlo && ehi == hi&mhi
+}
+
+// The plain table's bucket operations: a load, the codec, a store.
+
+// bucketSlots returns the four values of bucket i, as decode orders them.
+func (t *table) bucketSlots(i uint64) [4]uint32 { return t.decode(t.bucketAt(i)) }
+
+// validBucket reports whether bucket i's bits are a possible encoding
+// (canonical).
+func (t *table) validBucket(i uint64) bool { return t.canonical(t.bucketAt(i)) }
+
+// add stores v in a free slot of bucket i and reports whether there was one.
+func (t *table) add(i uint64, v uint32) bool {
+	lo, hi := t.bucketAt(i)
+	return t.addTo(i, lo, hi, v)
+}
+
+// addTo is add for bucket i read as (lo, hi).
+func (t *table) addTo(i, lo, hi uint64, v uint32) bool {
+	lo, hi, ok := t.insertInto(lo, hi, v)
+	if ok {
+		t.setBucket(i, lo, hi)
+	}
+	return ok
+}
+
+// add2 stores v1 in bucket i1, or failing that v2 in bucket i2, and reports
+// whether either had room. (v1 and v2 are a key's fingerprint as each of
+// its buckets holds it: the same but in a growable table.) Both buckets are
+// read before either is tested, so that their cache misses overlap.
+func (t *table) add2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
+	lo1, hi1 := t.bucketAt(i1)
+	lo2, hi2 := t.bucketAt(i2)
+	return t.addTo(i1, lo1, hi1, v1) || t.addTo(i2, lo2, hi2, v2)
+}
+
+// remove deletes one copy of v from bucket i and reports whether there was one.
+func (t *table) remove(i uint64, v uint32) bool {
+	lo, hi := t.bucketAt(i)
+	lo, hi, ok := t.removeFrom(lo, hi, v)
+	if ok {
+		t.setBucket(i, lo, hi)
+	}
+	return ok
+}
+
+// swap replaces the value in slot k of bucket i with v. It returns the old
+// value and the slot v ended in, which is where a later swap must look to
+// take v out again (replaceIn).
+func (t *table) swap(i uint64, k uint, v uint32) (uint32, uint) {
+	vs := t.bucketSlots(i)
+	return vs[k&3], t.replace(i, vs, k, v)
+}
+
+// replace writes v into slot k of bucket i, whose values are vs
+// (bucketSlots), and returns the slot v ends in: swap, with the bucket
+// already decoded.
+func (t *table) replace(i uint64, vs [4]uint32, k uint, v uint32) uint {
+	lo, hi, at := t.replaceIn(vs, k, v)
+	t.setBucket(i, lo, hi)
+	return at
+}
+
+// hasFree reports whether bucket i has an empty slot.
+func (t *table) hasFree(i uint64) bool { return t.roomIn(t.bucketAt(i)) }
 
 // holds is non-zero exactly when bucket i holds v.
 func (t *table) holds(i uint64, v uint32) uint64 {
-	switch {
-	case t.f > 16 || t.layout == SemiSorted && t.w == 0:
-		lo, hi := t.matchesAt(i, v)
-		return lo | hi
-	case t.layout == SemiSorted:
-		x := t.semiLows(t.narrowWord(i), uint64(v>>(t.w&31))*0x1111, uint64(v&t.lowMask)*t.semiLanes.onesLo)
-		return (x - t.semiLanes.onesLo) &^ x & t.semiLanes.topsLo
-	}
-	x := t.narrowWord(i) ^ uint64(v)*t.lanes.onesLo
-	return (x - t.lanes.onesLo) &^ x & t.lanes.topsLo
+	lo, hi := t.bucketAt(i)
+	mlo, mhi := t.match(lo, hi, v)
+	return mlo | mhi
 }
 
-// matchesAt is matches or semiMatches, by the layout.
-func (t *table) matchesAt(i uint64, v uint32) (lo, hi uint64) {
-	if t.layout == SemiSorted {
-		return t.semiMatches(i, v)
-	}
-	return t.matches(i, v)
+// bucketMatches is the number of slots of bucket i that hold v.
+func (t *table) bucketMatches(i uint64, v uint32) int {
+	lo, hi := t.bucketAt(i)
+	mlo, mhi := t.match(lo, hi, v)
+	return bits.OnesCount64(mlo) + bits.OnesCount64(mhi)
 }
 
 // countMatches is the number of slots of bucket i1 that hold v1 and of
@@ -477,115 +643,4 @@ func (t *table) slot0Is(i uint64, v uint32) bool {
 		b, m = b>>semiCodeBits, uint64(t.lowMask)
 	}
 	return (b^uint64(v))&m == 0
-}
-
-// bucketMatches is the number of slots of bucket i that hold v.
-func (t *table) bucketMatches(i uint64, v uint32) int {
-	lo, hi := t.matchesAt(i, v)
-	return bits.OnesCount64(lo) + bits.OnesCount64(hi)
-}
-
-// hasFree reports whether bucket i has an empty slot.
-func (t *table) hasFree(i uint64) bool {
-	switch {
-	case t.layout == SemiSorted:
-		return t.semiHasFree(i)
-	case t.f <= 16:
-		return t.freeMarks(t.narrowWord(i)) != 0
-	}
-	lo, hi := t.matches(i, 0)
-	return lo|hi != 0
-}
-
-// The bucket codec: decoding, encoding, matching and finding a free slot in
-// one bucket given as a value (lo, hi) that holds its bits from bit 0 on
-// (for f <= 16, lo alone, as narrowWord gives it), for both layouts, with
-// no knowledge of where the bucket lies. The Filter's table and the
-// concurrent filter's (concurrent_table.go) load buckets their own way and
-// share it; the Filter's hot paths (lookup.go, insert.go) have specialized
-// copies of the narrow cases.
-
-// valueMatches marks, one bit a slot, the slots of the bucket (lo, hi)
-// that hold v (v = 0 marks the empty slots of a packed bucket).
-func (t *table) valueMatches(lo, hi uint64, v uint32) (mlo, mhi uint64) {
-	switch {
-	case t.layout == SemiSorted:
-		return t.semiMatchesOf(lo, hi, v)
-	case t.f <= 16:
-		return t.lanes.zero64(lo ^ uint64(v)*t.lanes.onesLo), 0
-	}
-	plo, phi := t.lanes.broadcast(v)
-	return t.lanes.zero128(lo^plo, hi^phi)
-}
-
-// slotsOf decodes the bucket (lo, hi): its four values, 0 for an empty slot,
-// in the order the Filter's bucketSlots gives them (slot order when packed,
-// ascending when semi-sorted).
-func (t *table) slotsOf(lo, hi uint64) (s [4]uint32) {
-	switch {
-	case t.f <= 16:
-		return t.slotsOfNarrow(lo)
-	case t.layout == SemiSorted:
-		return t.semiSlotsOf(lo, hi)
-	}
-	for k := range s {
-		s[k] = uint32(bits128(lo, hi, uint(k)*t.f)) & uint32(t.slotMax)
-	}
-	return s
-}
-
-// packSlots is the bucket value that holds the values s: in slot order
-// when packed, sorted when semi-sorted.
-func (t *table) packSlots(s [4]uint32) (lo, hi uint64) {
-	if t.layout == SemiSorted {
-		return t.semiPack(s[0], s[1], s[2], s[3])
-	}
-	for k, v := range s {
-		pos := uint(k) * t.f
-		if pos < 64 {
-			lo |= uint64(v) << pos
-			hi |= uint64(v) >> (64 - pos) // pos = 0 shifts by 64: nothing
-		} else {
-			hi |= uint64(v) << (pos - 64)
-		}
-	}
-	return lo, hi
-}
-
-// freeSlot is the index of the lowest empty slot among s, or -1: in a
-// semi-sorted bucket the empty slots sort first.
-func freeSlot(s [4]uint32) int {
-	for k, v := range s {
-		if v == 0 {
-			return k
-		}
-	}
-	return -1
-}
-
-// slotsOfNarrow is slotsOf for f <= 16.
-func (t *table) slotsOfNarrow(w uint64) [4]uint32 {
-	if t.layout == SemiSorted {
-		return t.semiNarrowSlots(w)
-	}
-	return t.narrowSlots(w)
-}
-
-// narrowWith is the bucket w, read as narrowWord (f <= 16), with v added in
-// a free slot, which it must have: the lowest one when packed, in its
-// sorted place when semi-sorted.
-func (t *table) narrowWith(w uint64, v uint32) uint64 {
-	if t.layout == SemiSorted {
-		return t.semiWith(w, v)
-	}
-	return w | uint64(v)<<t.firstSlot(t.freeMarks(w), 0)
-}
-
-// freeIn reports whether the bucket w, read as narrowWord (f <= 16), has
-// an empty slot.
-func (t *table) freeIn(w uint64) bool {
-	if t.layout == SemiSorted {
-		return t.semiFree(w)
-	}
-	return t.freeMarks(w) != 0
 }

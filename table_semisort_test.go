@@ -44,7 +44,7 @@ func TestSemiBucketsEveryWidth(t *testing.T) {
 	for f := uint(4); f <= 32; f++ {
 		tb := newTable(6, f, SemiSorted)
 		for i := range tb.m {
-			tb.semiWrite(i, randomSlots(r, &tb))
+			tb.writeSlots(i, randomSlots(r, &tb))
 		}
 		for a := range uint32(16) {
 			for b := a; b < 16; b++ {
@@ -57,7 +57,7 @@ func TestSemiBucketsEveryWidth(t *testing.T) {
 						}
 						slices.Sort(want[:])
 						before := bytes.Clone(tb.data)
-						tb.semiWrite(i, [4]uint32{want[2], want[0], want[3], want[1]})
+						tb.writeSlots(i, [4]uint32{want[2], want[0], want[3], want[1]})
 						if got := tb.bucketSlots(i); got != want {
 							t.Fatalf("f=%d: wrote %v, read %v", f, want, got)
 						}
@@ -109,7 +109,8 @@ func checkSemiProbe(t *testing.T, tb *table, i uint64, s [4]uint32, r interface{
 				want++
 			}
 		}
-		lo, hi := tb.semiMatches(i, fp)
+		lo, hi := tb.bucketAt(i)
+		lo, hi = tb.match(lo, hi, fp)
 		if got := popcount128(lo, hi); got != want {
 			t.Fatalf("f=%d bucket %v fp %d: %d matches, want %d", tb.f, s, fp, got, want)
 		}
@@ -145,7 +146,7 @@ func TestSemiInvalidBuckets(t *testing.T) {
 		if f > 4 {
 			// Equal prefixes with descending low parts: not the sorted form.
 			clear(tb.data)
-			tb.writeBucket(0, uint64(semiEncode(0, 0, 0, 1))|2<<semiCodeBits|1<<(semiCodeBits+tb.w), 0)
+			tb.setBucket(0, uint64(semiEncode(0, 0, 0, 1))|2<<semiCodeBits|1<<(semiCodeBits+tb.w), 0)
 			if s := tb.bucketSlots(0); tb.validBucket(0) {
 				t.Fatalf("f=%d: unsorted bucket %v accepted", f, s)
 			}
