@@ -714,9 +714,7 @@ func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 // publish makes n the table that lookups load.
 func (c *concurrent) publish(n *ctable) {
 	c.cur.Store(n)
-	if n.rec != nil {
-		*n.rec = append(*n.rec, cevent{s: n, publish: true, words: append([]uint64(nil), n.words...)})
-	}
+	n.rec.publish(n)
 }
 
 func (c *concurrent) delete(h uint64) bool {

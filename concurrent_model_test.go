@@ -1,3 +1,5 @@
+//go:build cuckoomodel
+
 package cuckoo
 
 import (
@@ -8,7 +10,7 @@ import (
 
 // A model check of the concurrent filter's protocol (concurrent.go): for one
 // write operation at a time, the writer's real stores are recorded (ctable's
-// rec hook), and a reader's loads are placed at every possible point
+// recorder, declared below for this build), and a reader's loads are placed at every possible point
 // between them. Go's atomics are sequentially consistent, so an
 // interleaving is just the position, in the writer's sequence of stores,
 // at which each of the reader's loads happens, positions never decreasing.
@@ -20,9 +22,46 @@ import (
 // 1, the words of bucket 2, then both versions again. Which words: those
 // lookup's probe for the table's class loads, and on a retry
 // (confirmAbsent) those ctable.holds loads; both are checked. It tests the
-// buckets with the production value-level code (valueMatches). Only loads of the
+// buckets with the production value-level code (match). Only loads of the
 // locations it reads matter, so between two of its loads it only needs the
 // stores to those locations: the interleavings are enumerated over those.
+
+// recorder records a ctable's stores, in order, where ev is not nil: the
+// production build's (concurrent_record.go) records nothing.
+type recorder struct{ ev *[]cevent }
+
+// cevent is one store of a write: a word of table s, a stripe version of
+// s, or the publication of s.
+type cevent struct {
+	s       *ctable
+	version bool     // seq[i] = v, else words[i] = v
+	publish bool     // s becomes the current table; words is its content then
+	i, v    uint64   // the word or stripe and the value stored
+	words   []uint64 // a copy of s.words at publication
+}
+
+func (r recorder) store(s *ctable, version bool, i, v uint64) {
+	if r.ev != nil {
+		*r.ev = append(*r.ev, cevent{s: s, version: version, i: i, v: v})
+	}
+}
+
+// storeBytes records the store of the 8 bytes from byte o as the stores of
+// the one or two words they lie in, lower word first. Hardware may show
+// the higher one first; the model does not try that order, which is safe
+// for the same reason as this one (ctable.fill).
+func (r recorder) storeBytes(s *ctable, o uint64) {
+	r.store(s, false, o/8, s.words[o/8])
+	if o%8 != 0 {
+		r.store(s, false, o/8+1, s.words[o/8+1])
+	}
+}
+
+func (r recorder) publish(s *ctable) {
+	if r.ev != nil {
+		*r.ev = append(*r.ev, cevent{s: s, publish: true, words: append([]uint64(nil), s.words...)})
+	}
+}
 
 // modelReader selects the reader's checks; the production reader does all.
 type modelReader struct {
@@ -56,10 +95,10 @@ func record(c *ConcurrentFilter[uint64], live []uint64, op func()) *modelRun {
 		run.seq = append(run.seq, s.seq[i].Load())
 	}
 	var ev []cevent
-	s.rec = &ev
+	s.rec = recorder{&ev}
 	op()
-	s.rec = nil
-	c.c.cur.Load().rec = nil
+	s.rec = recorder{}
+	c.c.cur.Load().rec = recorder{}
 	run.events = ev
 	return run
 }

@@ -32,7 +32,7 @@ type ctable struct {
 	seq   []atomic.Uint64 // a version per stripe of buckets: stripe(b) = b & smask
 	smask uint64          // len(seq) - 1, a power of two minus one
 	t     table           // the table, whose data is words' memory
-	rec   *[]cevent       // tests only (concurrent_model_test.go): every store, in order
+	rec   recorder        // empty but in the model test's build (concurrent_record.go)
 }
 
 // maxStripes caps the number of version counters (a table has the smallest
@@ -41,16 +41,6 @@ type ctable struct {
 // buckets a lookup reads; a write session then makes a lookup of other
 // buckets retry only if one of them shares its stripe, about 2 in 1024.
 const maxStripes = 1024
-
-// cevent is one store of a write, as the model-checking test records it:
-// a word of table s, a stripe version of s, or the publication of s.
-type cevent struct {
-	s       *ctable
-	version bool     // seq[i] = v, else words[i] = v
-	publish bool     // s becomes the current table; words is its content then
-	i, v    uint64   // the word or stripe and the value stored
-	words   []uint64 // a copy of s.words at publication
-}
 
 // ctableWords is the number of words for m buckets of bbits bits: the
 // buckets, rounded up to a whole word, then two words of padding, so that
@@ -204,20 +194,18 @@ func (s *ctable) fill(p uint64, v uint32) {
 	if unalignedLoads {
 		a := (*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), p>>3))
 		storeRelease(a, *a|uint64(v)<<(p&7))
-		if s.rec != nil {
-			s.recordBytes(p >> 3)
-		}
+		s.rec.storeBytes(s, p>>3)
 		return
 	}
 	i, sh := p>>6, p&63
 	w := s.pair(i)
 	x := le64(le64(w[0]) | uint64(v)<<sh) // unchanged if v lies in word i+1
 	storeRelease(&w[0], x)
-	s.note(false, i, x)
+	s.rec.store(s, false, i, x)
 	if x := uint64(v) >> 1 >> (63 - sh); x != 0 { // the bits past word i; none when sh == 0
 		x = le64(le64(w[1]) | x)
 		storeRelease(&w[1], x)
-		s.note(false, i+1, x)
+		s.rec.store(s, false, i+1, x)
 	}
 }
 
@@ -235,45 +223,16 @@ func (s *ctable) end(b uint64)   { s.bump(b) }
 
 func (s *ctable) bump(b uint64) {
 	v := s.seq[b&s.smask].Add(1)
-	s.note(true, b&s.smask, v)
+	s.rec.store(s, true, b&s.smask, v)
 }
 
 // store sets word i to w (as le64 gives it) with a release store
 // (storeRelease): a reader that loads the word atomically sees it whole,
-// and sees every store the writer made before it. The stores of a slot
-// (fill, storeSlot) make the same two calls themselves, so that there is
-// no call between them and storeRelease.
+// and sees every store the writer made before it. fill makes the same two
+// calls itself, so that there is no call between them and storeRelease.
 func (s *ctable) store(i, w uint64) {
 	storeRelease(&s.words[i], w)
-	s.note(false, i, w)
-}
-
-// note records a store for the model test, if it records.
-func (s *ctable) note(version bool, i, v uint64) {
-	if s.rec != nil {
-		s.record(version, i, v)
-	}
-}
-
-// record appends a store to the model test's record. It is kept out of
-// line so that note inlines into the writers.
-//
-//go:noinline
-func (s *ctable) record(version bool, i, v uint64) {
-	*s.rec = append(*s.rec, cevent{s: s, version: version, i: i, v: v})
-}
-
-// recordBytes records, for the model test, the store of the 8 bytes from
-// byte o as the stores of the one or two words they lie in, lower word
-// first. Hardware may show the higher one first; the model does not try
-// that order, which is safe for the same reason as this one (fill).
-//
-//go:noinline
-func (s *ctable) recordBytes(o uint64) {
-	s.record(false, o/8, s.words[o/8])
-	if o%8 != 0 {
-		s.record(false, o/8+1, s.words[o/8+1])
-	}
+	s.rec.store(s, false, i, w)
 }
 
 // setBucket stores (lo, hi), whatever bits it has past the bucket's, as
