@@ -120,7 +120,7 @@ type params struct {
 	maxCapacity int // = capacity for a fixed filter
 	f           uint
 	m           uint64 // buckets: of a fixed table; of a growable one at stage 0
-	g           uint   // doublings a growable table has (geometry.go); 0 for a fixed one
+	g           uint   // doublings a growable table has (growth.go); 0 for a fixed one
 	layout      Layout
 	seed        uint64
 	maxKicks    int

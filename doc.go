@@ -154,39 +154,40 @@
 package cuckoo
 
 // Where things live, for those changing the package. The files of a line
-// use their own and those of the lines below, never those above, but for
-// the layout switches of table.go, which call the codecs of the two layout
-// files above it (their methods are table's); TestFileLayers checks it:
+// use their own and those of the lines below, never those above;
+// TestFileLayers checks it:
 //
 //	info.go                             Info, for the three query types
 //	concurrent.go, concurrent_*.go      ConcurrentFilter: its protocol and API, codec and
-//	                                    snapshots, path search, table of atomic words
+//	                                    snapshots, path search, table of atomic words, the
+//	                                    model test's store recorder (empty in this build)
 //	string.go, merge.go                 printing, Merge
 //	keyed.go, view.go                   the keyed constructors, View
 //	build.go, batch.go                  Build, the batches
 //	encoded.go, encoding*.go            ContainsEncoded, the formats (FORMAT.md)
 //	filter.go                           Filter and its methods
-//	insert.go                           an insert: its fast paths, the growth policy,
-//	                                    the displacement walks
 //	lookup.go, lookup_generic.go        the single-key probe, the batch dispatch, the
 //	                                    pure-Go batches
 //	lookup_asm.go, lookup_*.go, *.s     the assembly batches and their selection
-//	geometry.go                         where a key lives: locate, alt, growth stages,
-//	                                    doubling
+//	insert.go, growth.go                an insert: its fast paths, the displacement walks;
+//	                                    growth: where a key lives (locate, alt, stages),
+//	                                    doubling, and the policy that doubles and retries
 //	core.go                             reader and core, the state under the public types
 //	config.go, errors.go                Config and its resolution, the errors
-//	table_packed.go, table_semisort.go  the two layouts' codecs
-//	table.go                            Layout, the table and its shapes, loads and stores,
-//	                                    the layout switch of every bucket primitive
-//	hash.go, lanes.go                   key kinds, hashing (xxh3, and SipHash for keyed
+//	table.go, table_*.go                Layout, the table, its shapes, loads and stores and
+//	                                    bucket operations; the bucket codec (table.go
+//	                                    chooses the layout's: table_packed.go,
+//	                                    table_semisort.go)
+//	hash.go, siphash.go, lanes.go       key kinds, hashing (xxh3; SipHash-2-4 for keyed
 //	                                    filters); SWAR arithmetic on four lanes
 //	store_*.go, pages_*.go              release stores, huge-page advice, by platform
 //	doc.go                              the package's documentation, and this map
 //
 // Adding a key type: a kind in hash.go (kindOf, hasher.key or otherKey,
 // keyWord) and its family in the formats (FORMAT.md). Adding a layout: a
-// file beside table_packed.go and table_semisort.go with its codec, the
-// layout switches of table.go, and a probe class for the single-key paths
-// (lookup.go, and core.insert and the concurrent filter's lookup and
+// file beside table_packed.go and table_semisort.go with its codec, a case
+// in each function of table.go that chooses one (decode, encode, match,
+// roomIn, insertInto, replaceIn), and a probe class for the single-key
+// paths (lookup.go, and core.insert and the concurrent filter's lookup and
 // insert, which write the common classes out); where it pays, its own walk
 // (insert.go has the semi-sorted one) and batch probe.

@@ -15,8 +15,7 @@ import (
 // TestFileLayers holds the package to the map of its files in doc.go: a
 // file uses names (functions, methods, types, constants, variables and
 // fields) declared in files of its own line or of the lines below, never
-// above, but for table.go's layout switches, which call the codecs of
-// table_packed.go and table_semisort.go, listed above it. It type-checks the files the
+// above. It type-checks the files the
 // platform running the test builds, without their imports (uses of other
 // packages' names stay unresolved, which the check does not need).
 func TestFileLayers(t *testing.T) {
@@ -61,7 +60,7 @@ func TestFileLayers(t *testing.T) {
 			continue
 		}
 		uses++
-		if rank(to) < rank(from) && !(from == "table.go" && (to == "table_packed.go" || to == "table_semisort.go")) {
+		if rank(to) < rank(from) {
 			t.Errorf("%s uses %s of %s, which doc.go's map lists above it", fset.Position(id.Pos()), obj.Name(), to)
 		}
 	}

@@ -106,13 +106,13 @@ func tableBytes(m uint64, bbits uint) uint64 {
 type table struct {
 	// What a single lookup reads comes first: with the reader's hasher and
 	// key kind before it, the first two cache lines (see reader).
-	m0      uint64 // base bucket count, even, >= 2: m = m0 << k (geometry.go)
+	m0      uint64 // base bucket count, even, >= 2: m = m0 << k (growth.go)
 	fpRange uint64 // 2^fbits - 1, the number of non-empty fingerprints
 	data    []byte
 	shape
 	m uint64 // bucket count
 
-	// A growable table's stage (geometry.go); g = k = 0 for a fixed one.
+	// A growable table's stage (growth.go); g = k = 0 for a fixed one.
 	fbits  uint   // fingerprint bits
 	fpMask uint64 // 2^fbits - 1
 	g, k   uint   // doublings in all, and done
@@ -133,7 +133,7 @@ type shape struct {
 	reach   uint8  // bytes the probes read past the last bucket: probeReachOf
 	bbytes  uint64 // bytes per bucket, for byte-aligned buckets
 	bbits   uint   // bits per bucket
-	f       uint   // bits per slot, 4..32: fbits, and g-k layer bits (geometry.go)
+	f       uint   // bits per slot, 4..32: fbits, and g-k layer bits (growth.go)
 	lanes   lanes  // SWAR constants for four f-bit lanes
 	slotMax uint64 // 2^f - 1: a slot's bits
 	perBits uint64 // ceil(2^64 / bbits): bucketCount's reciprocal
@@ -158,7 +158,7 @@ const (
 	class16                            // packed, f = 16: buckets of 8 bytes
 	classNarrow                        // packed, other f < 16: one load holds a bucket
 	classSemi                          // semi-sorted, 5 <= f <= 16: one load holds a bucket
-	classGrownNarrow                   // a growable table (geometry.go), packed, slots of <= 16 bits
+	classGrownNarrow                   // a growable table (growth.go), packed, slots of <= 16 bits
 	classGeneric                       // f > 16 (buckets of up to 128 bits), and semi-sorted f = 4
 	classGrown                         // a growable table, any other
 )
@@ -202,7 +202,7 @@ func classify(layout Layout, f uint) probeClass {
 func newTable(m uint64, f uint, layout Layout) table { return newStage(m, f, 0, 0, layout) }
 
 // newStage is an empty table of m0<<k buckets whose slots hold fbits-bit
-// fingerprints and g-k layer bits: stage k of a growable table (geometry.go).
+// fingerprints and g-k layer bits: stage k of a growable table (growth.go).
 func newStage(m0 uint64, fbits, g, k uint, layout Layout) table {
 	t := tableShape(m0, fbits, g, k, layout)
 	t.data = newTableData(tableBytes(t.m, t.bbits))
@@ -229,7 +229,7 @@ func tableShape(m0 uint64, fbits, g, k uint, layout Layout) table {
 }
 
 // setShape makes t a table of m0<<k buckets of fbits-bit fingerprints at
-// stage k of g (geometry.go), without data. Its shape is copied from a shared
+// stage k of g (growth.go), without data. Its shape is copied from a shared
 // template (shapeOf), so that it costs one copy and a few stores: probing a
 // filter straight from its bytes (encoded.go) makes one per call, in place,
 // since copying a struct just written field by field stalls on the stores.
