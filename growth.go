@@ -195,32 +195,18 @@ func (t *table) double() table {
 	return n
 }
 
-// doubleInto is double into n, an empty table of the next stage: each
-// bucket is decoded once, its values split between its two children by
-// their top bit, and each child encoded once, which gives the bucket that
-// adding its values one by one would.
+// doubleInto is double into n, an empty table of the next stage, bucket
+// by bucket through the codec (split).
 func (t *table) doubleInto(n *table) {
 	if t.class == classGrownNarrow {
 		t.doubleNarrow(n)
 		return
 	}
-	top := t.f - 1
 	for b := range t.m {
-		var c [2][slotsPerBucket]uint32 // the children's values
-		var k [2]int                    // and how many
-		for _, v := range t.bucketSlots(b) {
-			if v != 0 {
-				h := v >> top
-				c[h][k[h]] = v & (1<<top - 1)
-				k[h]++
-			}
-		}
-		for h := range uint64(2) {
-			if k[h] > 0 { // an empty bucket is all zeros, as n is
-				lo, hi := n.encode(c[h])
-				n.setBucket(2*b+h, lo, hi)
-			}
-		}
+		lo, hi := t.bucketAt(b)
+		c := t.split(lo, hi, &n.shape)
+		n.setBucket(2*b, c[0][0], c[0][1])
+		n.setBucket(2*b+1, c[1][0], c[1][1])
 	}
 }
 

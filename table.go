@@ -481,10 +481,8 @@ func (s *shape) match(lo, hi uint64, v uint32) (mlo, mhi uint64) {
 
 // roomIn reports whether the bucket has an empty slot.
 func (s *shape) roomIn(lo, hi uint64) bool {
-	if s.layout == SemiSorted {
-		return s.semiFree(lo)
-	}
-	return s.packedRoom(lo, hi)
+	mlo, mhi := s.match(lo, hi, 0)
+	return mlo|mhi != 0
 }
 
 // insertInto is the bucket with v added in an empty slot, if it has one:
@@ -520,6 +518,17 @@ func (s *shape) replaceIn(vs [4]uint32, k uint, v uint32) (lo, hi uint64, at uin
 	}
 	lo, hi = s.packedEncode(vs)
 	return lo, hi, k
+}
+
+// split is the doubling of a growable table's bucket (lo, hi) into the two
+// buckets of shape n (growth.go) it becomes: its values go to child 0 or 1
+// by their top bit, which they lose, each child as adding them one by one
+// would make it.
+func (s *shape) split(lo, hi uint64, n *shape) [2][2]uint64 {
+	if s.layout == SemiSorted {
+		return s.semiSplit(lo, hi, n)
+	}
+	return s.packedSplit(lo, hi, n)
 }
 
 // slotOf is the first slot of vs that holds v, or -1.
@@ -568,12 +577,10 @@ func (t *table) addTo(i, lo, hi uint64, v uint32) bool {
 
 // add2 stores v1 in bucket i1, or failing that v2 in bucket i2, and reports
 // whether either had room. (v1 and v2 are a key's fingerprint as each of
-// its buckets holds it: the same but in a growable table.) Both buckets are
-// read before either is tested, so that their cache misses overlap.
+// its buckets holds it: the same but in a growable table.) Unlike the fast
+// paths of core.insert, it reads the second only when the first is full.
 func (t *table) add2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
-	lo1, hi1 := t.bucketAt(i1)
-	lo2, hi2 := t.bucketAt(i2)
-	return t.addTo(i1, lo1, hi1, v1) || t.addTo(i2, lo2, hi2, v2)
+	return t.add(i1, v1) || t.add(i2, v2)
 }
 
 // remove deletes one copy of v from bucket i and reports whether there was one.

@@ -60,13 +60,19 @@ func (s *shape) packedMatch(lo, hi uint64, v uint32) (mlo, mhi uint64) {
 	return s.lanes.zero128(lo^plo, hi^phi)
 }
 
-// packedRoom reports whether the bucket has an empty slot.
-func (s *shape) packedRoom(lo, hi uint64) bool {
-	if s.f <= 16 {
-		return s.freeMarks(lo) != 0
+// packedSplit is split for the packed layout: each child takes its values
+// in the parent's slot order, from its slot 0 on.
+func (s *shape) packedSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
+	top := s.f - 1
+	var next [2]uint // where each child's next value goes, in bits
+	for _, v := range s.packedSlots(lo, hi) {
+		if v != 0 {
+			h := v >> top
+			c[h][0], c[h][1] = or128(c[h][0], c[h][1], uint64(v&(1<<top-1)), next[h])
+			next[h] += n.f
+		}
 	}
-	mlo, mhi := s.packedMatch(lo, hi, 0)
-	return mlo|mhi != 0
+	return c
 }
 
 // packedInsert is the bucket with v in its lowest empty slot, if it has

@@ -201,6 +201,24 @@ func (s *shape) semiInsert(lo, hi uint64, v uint32) (uint64, uint64, bool) {
 	return lo, hi, true
 }
 
+// semiSplit is split for the semi-sorted layout: each child is decoded
+// once, its values split, and each child encoded once.
+func (s *shape) semiSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
+	top := s.f - 1
+	var vs [2][slotsPerBucket]uint32
+	var k [2]int
+	for _, v := range s.semiSlots(lo, hi) {
+		if v != 0 {
+			h := v >> top
+			vs[h][k[h]] = v & (1<<top - 1)
+			k[h]++
+		}
+	}
+	c[0][0], c[0][1] = n.semiEncodeSlots(vs[0])
+	c[1][0], c[1][1] = n.semiEncodeSlots(vs[1])
+	return c
+}
+
 // semiEncodeSlots is the bucket that holds the values v, in any order.
 func (s *shape) semiEncodeSlots(v [4]uint32) (lo, hi uint64) {
 	return s.semiPack(v[0], v[1], v[2], v[3])
