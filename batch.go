@@ -146,14 +146,11 @@ func (c *core) insertHashes(hs []uint64) (int, error) {
 // walkPrefetchMin is the table size, in bytes, from which insertHashes
 // prefetches the walks' first buckets: half the last-level cache (16 MiB
 // where it is unknown), since the table shares it with the keys streaming
-// in and with the other cores. On a 32 MiB L3 (AMD Zen 5), filling tables
-// of 1.6 MiB with it took 26-34% longer (the reads that find the full
-// buckets cost more than the misses they hide), tables of 12.6 MiB went
-// either way (packed -5%, within the noise, semi-sorted -10%; an earlier
-// run had packed +20%), and tables of 25 MiB and more took 12-15% less
-// (README, "Performance"). Only that machine was measured; where cpuid
-// does not give the L3 (arm64), 16 MiB is a guess. A variable, so that
-// tests can take the path on small tables.
+// in and with the other cores: on a 32 MiB L3 it made fills of tables of
+// 25 MiB and more 12-15% faster and of 1.6 MiB 26-34% slower
+// (bench/RESULTS.md, "Prefetching the walks"); where cpuid does not give
+// the L3 (arm64), 16 MiB is a guess. A variable, so that tests can take
+// the path on small tables.
 var walkPrefetchMin = walkPrefetchSize(cpuid.CPU.Cache.L3)
 
 // walkPrefetchSize is walkPrefetchMin for a last-level cache of l3 bytes,

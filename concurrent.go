@@ -405,10 +405,7 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	s := c.cur.Load()
 	t := &s.t
 	if !t.class.oneWord() { // f > 16, semi-sorted f = 4, growable
-		if t.class == classGrownNarrow {
-			return c.lookupGrownNarrow(s, h)
-		}
-		return c.lookupAt(s, h)
+		return c.lookupOther(s, h)
 	}
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
@@ -448,6 +445,16 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 		return false
 	}
 	return c.lookupAt(s, h) // a write session overlapped: read again
+}
+
+// lookupOther is lookup for the classes whose buckets one word does not
+// hold. Apart, so that lookup tests the class once: a second test there
+// made the fixed classes' lookup an instruction dearer (bench/icount).
+func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
+	if s.t.class == classGrownNarrow {
+		return c.lookupGrownNarrow(s, h)
+	}
+	return c.lookupAt(s, h)
 }
 
 // lookupGrownNarrow is lookup for a growable table whose slots are at most

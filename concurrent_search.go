@@ -9,9 +9,8 @@ package cuckoo
 // fingerprint's other bucket, then theirs, and so on, until one has a free
 // slot or searchBuckets*MaxKicks buckets have been examined. Breadth first
 // finds a shortest path, so an insert moves few fingerprints (at most 5
-// with the default MaxKicks, 500: the first five levels below the key's
-// buckets hold 8 + 32 + 128 + 512 + 2048 buckets, more than the 2000
-// examined), and each move is a write session that may make a reader retry. A path
+// with the default MaxKicks), each a write session that may make a reader
+// retry. A path
 // never visits a bucket twice: each of its buckets is rewritten exactly once,
 // so the slot a step recorded still holds the fingerprint it recorded when
 // the step is applied. A node whose bucket is one of its ancestors' is not

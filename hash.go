@@ -200,16 +200,12 @@ func floatBits(v float64) uint64 {
 // key hashes a key of kind k. The key is read through its address so that one
 // non-generic function serves every type of a shape.
 //
-// Its first two cases, which need no call, are written out again at the top
-// of the single-key paths (lookup, core.insert, concurrent.lookup and
-// concurrent.insert) so that those keys are hashed there without calling
-// key. A front function that calls key is over the inlining budget (cost
-// 117 against 80), and one that returns (hash, ok) for the caller to test
-// inlines but measured 2-4 instructions more per lookup and insert
-// (bench/icount). The third case, unkeyed byte slices, is the key of
-// storage engines (ContainsEncoded, which tests for it itself); the other
-// kinds, and every keyed one, go through otherKey, which keeps their switch
-// off the common paths.
+// Its first two cases are written out again at the top of the single-key
+// paths (lookup, core.insert, and the concurrent filter's), which then hash
+// those keys without a call: a front function that returns (hash, ok)
+// measured 2-4 instructions more per lookup and insert (bench/icount). The
+// third, unkeyed byte slices, is the storage engines' key; the other
+// kinds, and every keyed one, take otherKey.
 func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
 	switch k { // the common cases first, and the byte keys of storage engines
 	case kindInt:

@@ -11,19 +11,10 @@ import (
 // short-input PRF", INDOCRYPT 2012). Written from the paper; the tests check
 // it against the reference implementation's 64 published vectors.
 //
-// Why SipHash-2-4 and not SipHash-1-3: a keyed filter's Hash values are
-// meant to leave the process ("hash once, probe many"), so an attacker may
-// see outputs for inputs of their choice. SipHash-2-4 is the variant whose
-// designers claim PRF security in that setting; SipHash-1-3 is what hash
-// tables use where outputs stay inside (Rust's HashMap, CPython), with a
-// thinner margin and no such claim. The price, measured by
-// BenchmarkKeyedHash and BenchmarkKeyedContains (2-core AMD EPYC VM, Go
-// 1.26, -cpu 1, medians of 10): from an integer key to its hash 11.7 ns,
-// against 7.5 ns for 1-3 and 4.6 ns for xxh3; a 16-byte key 14.7 ns, 11.0
-// and 4.2; a hit in a 1M-key filter 27.8 ns keyed by hand against 12.7 ns
-// for Contains. So 1-3 would save about 4 ns of a keyed lookup, and the
-// keyed mode is for untrusted keys, where the margin is the point; the
-// default stays unkeyed and fast.
+// SipHash-2-4, not 1-3: a keyed filter's Hash values leave the process, so
+// an attacker may see outputs for inputs of their choice, the setting in
+// which only 2-4 claims PRF security; 1-3 would save about 4 ns of a 28 ns
+// keyed lookup (bench/RESULTS.md, "SipHash-2-4 or 1-3").
 //
 // Its methods mirror hasher's: u64 for integer keys, bytes and string for
 // the rest, all equal on the same bytes. Beware when storing a sipHasher in

@@ -39,14 +39,10 @@ const (
 )
 
 // targetLoad is the fraction of the slots that Capacity fills, by
-// fingerprint width. Random-walk insertion with look-ahead first fails at
-// 0.967-0.975 of the slots for f >= 8 at 30K-1M items (lowest of 40 seeds at
-// 30K, of 4 at 1M) and at 0.964 for f = 8, 0.970 for f = 13 at 10M, where it
-// barely varies between seeds. Narrower fingerprints give each bucket only
-// 2^f-1 alternates and many keys share a bucket pair and fingerprint, so
-// they fill less and less predictably (lowest first failure: 0.742 for
-// f = 4, 0.855 for 5, 0.942 for 6, 0.957 for 7); their filters get more
-// buckets.
+// fingerprint width: below the lowest load at which an insert first failed
+// (0.964 for f >= 8; 0.742, 0.855, 0.942 and 0.957 for f = 4 to 7, whose
+// keys share bucket pairs and fingerprints more often; bench/RESULTS.md,
+// "Where inserts first fail").
 func targetLoad(f uint) float64 {
 	switch f {
 	case 4:
