@@ -30,11 +30,11 @@ import (
 // of two, at most 1024, smaller for small tables), each with a version. A
 // writer changes a bucket inside a write session, which takes the bucket's
 // stripe version from even to odd, stores the words, and takes it to even
-// again, with one exception: filling an empty slot where no other bit of the
-// bucket can be seen to change (a packed slot, whose neighbours' bits are
-// stored back as they were; a semi-sorted bucket that lies in one word,
-// replaced by one atomic store) needs no session. Such a fill adds a
-// fingerprint and moves none. If a reader loads an even version q, reads a
+// again, with one exception: an insert where no other value of the bucket
+// can be seen to change (a packed slot filled, whose neighbours' bits are
+// stored back as they were; any insert whose changed bits lie in one word,
+// which one atomic store replaces) needs no session. Such an insert adds a
+// fingerprint and takes none away. If a reader loads an even version q, reads a
 // bucket and loads q again, no session on that bucket overlapped: every
 // fingerprint it held when the reader began stayed, bit for bit, until
 // after the reader had read it.
@@ -625,7 +625,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 		if z1 == 0 {
 			i, z = i2, z2
 		}
-		if z != 0 { // an empty slot: no write session needed (put)
+		if z != 0 { // an empty slot: no write session needed (fill)
 			s.fill(i*uint64(t.bbits)+t.firstSlot(z, 0), fp)
 			c.count++
 			return nil

@@ -20,9 +20,9 @@ import (
 // t, with plain loads, since nothing else writes it, and stores only with
 // release stores (storeRelease), inside a write session (the version of
 // the bucket's stripe goes odd before the first store and even after the
-// last) unless it only fills an empty slot (put). Where unalignedLoads
-// (amd64 outside the race detector), the stores of fill and of bits that
-// straddle two words are 8 bytes at any address; see fill.
+// last) unless it is an insert that one store makes (setBucket, fill).
+// Where unalignedLoads (amd64 outside the race detector), fill's store is
+// 8 bytes at any address.
 //
 // A ctable is published once (concurrent.cur) and then only changed in
 // place by writes; growth and Reset publish another one and never write the
@@ -178,7 +178,8 @@ func (s *ctable) bucketMatches(b uint64, v uint32) (mlo, mhi uint64) {
 // sessions.
 
 // fill sets the empty slot at bit p, whose bits are all zero, to v (at
-// most 32 bits): v's bits are or'ed into the one or two words the slot
+// most 32 bits): the packed codec's insert, written out for the insert
+// fast paths (concurrent.go, moveNear). v's bits are or'ed into the one or two words the slot
 // lies in, each stored with a release store (store). Where unalignedLoads,
 // the words are the table's byte stream and a store may be at any address:
 // one store of the 8 bytes from the slot's first byte holds it (7 bits of

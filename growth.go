@@ -185,10 +185,6 @@ const layerMul = 0x85ebca6b
 // double returns the table of the next stage, holding every value of t:
 // bucket B's values go to buckets 2B and 2B+1 by their top bit, which they
 // lose. It allocates the new table and displaces nothing.
-//
-// A packed bucket's values are written straight into their slots: the new
-// table starts empty and each child takes its values in the parent's slot
-// order, which is where add would put them.
 func (t *table) double() table {
 	n := newStage(t.m0, t.fbits, t.g, t.k+1, t.layout)
 	t.doubleInto(&n)

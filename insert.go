@@ -16,7 +16,7 @@ import (
 // function: both buckets read before either is tested, the first with a
 // free slot chosen (the compiler keeps this a branch; an arithmetic choice
 // measured no faster), the slot written in place. Its second is the same
-// for a fixed semi-sorted table with f <= 16 (semiAdd2Narrow). A fixed
+// for a fixed semi-sorted table with f <= 16 (semiAdd2). A fixed
 // table goes from either straight to the displacement walk (insertFull)
 // when both buckets are full; the other cases take insertSlow.
 func (c *core) insert(k keyKind, p unsafe.Pointer) error {
