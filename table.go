@@ -441,9 +441,10 @@ func (t *table) putFirst(i, z uint64, fp uint32) {
 // The bucket codec: what a bucket's value (lo, hi), holding its bits from
 // bit 0 on (for f <= 16 lo alone, as narrowWord gives it, the bits above it
 // ignored), holds, and the value that holds other values, knowing nothing of
-// where the bucket lies. decode, encode and match are the one place that
-// chooses a layout's codec (table_packed.go, table_semisort.go); the rest
-// is written on them. The plain table (below) and the concurrent filter's
+// where the bucket lies. decode, encode, match, insertInto, replaceIn and
+// split are the one place that chooses a layout's codec (table_packed.go,
+// table_semisort.go); the rest is written on them. The plain table (below)
+// and the concurrent filter's
 // (concurrent_table.go) load and store buckets their own way around it;
 // the hot paths (lookup.go, insert.go, concurrent.go) have written-out
 // copies of the narrow cases, each with the reason beside it.

@@ -172,9 +172,8 @@ func (s *shape) semiFree(b uint64) bool {
 }
 
 // semiWith is the bucket b, given as narrowWord (f <= 16), which has a free
-// slot, with v added: the insert fast paths' and the semi-sorted walk's
-// insert, which semiSlots and semiEncodeSlots would make 14 instructions
-// dearer (bench/icount, f = 13: 404 against 390).
+// slot, with v added: semiInsert for f <= 16, which the concurrent insert's
+// fast path and the semi-sorted walk call themselves.
 func (s *shape) semiWith(b uint64, v uint32) uint64 {
 	w, mask := s.w&15, s.lowMask
 	_, s1, s2, s3 := semiNarrow4(b, w, mask)
@@ -201,7 +200,7 @@ func (s *shape) semiInsert(lo, hi uint64, v uint32) (uint64, uint64, bool) {
 	return lo, hi, true
 }
 
-// semiSplit is split for the semi-sorted layout: each child is decoded
+// semiSplit is split for the semi-sorted layout: the bucket is decoded
 // once, its values split, and each child encoded once.
 func (s *shape) semiSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
 	top := s.f - 1
