@@ -315,7 +315,7 @@ func (c *core) kickGrownWide(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 ui
 		var flo, fhi [slotsPerBucket]uint64 // the empty slots of o[j]
 		var free [slotsPerBucket]bool
 		for j := range o {
-			lo, hi := t.bucketAt(o[j])
+			lo, hi := bucket128(t.data, o[j]*bb)
 			flo[j], fhi[j] = t.packedMatch(lo, hi, 0)
 			free[j] = flo[j]|fhi[j] != 0
 		}

@@ -560,11 +560,6 @@ func (t *table) validBucket(i uint64) bool { return t.canonical(t.bucketAt(i)) }
 // add stores v in a free slot of bucket i and reports whether there was one.
 func (t *table) add(i uint64, v uint32) bool {
 	lo, hi := t.bucketAt(i)
-	return t.addTo(i, lo, hi, v)
-}
-
-// addTo is add for bucket i read as (lo, hi).
-func (t *table) addTo(i, lo, hi uint64, v uint32) bool {
 	lo, hi, ok := t.insertInto(lo, hi, v)
 	if ok {
 		t.setBucket(i, lo, hi)

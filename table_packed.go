@@ -65,8 +65,8 @@ func (s *shape) packedMatch(lo, hi uint64, v uint32) (mlo, mhi uint64) {
 func (s *shape) packedSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
 	top := s.f - 1
 	var next [2]uint // where each child's next value goes, in bits
-	for _, v := range s.packedSlots(lo, hi) {
-		if v != 0 {
+	for k := range uint(slotsPerBucket) {
+		if v := uint32(bits128(lo, hi, k*s.f)) & uint32(s.slotMax); v != 0 {
 			h := v >> top
 			c[h][0], c[h][1] = or128(c[h][0], c[h][1], uint64(v&(1<<top-1)), next[h])
 			next[h] += n.f
@@ -78,7 +78,12 @@ func (s *shape) packedSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
 // packedInsert is the bucket with v in its lowest empty slot, if it has
 // one: the slot's bits or'ed in, no decoding.
 func (s *shape) packedInsert(lo, hi uint64, v uint32) (uint64, uint64, bool) {
-	mlo, mhi := s.packedMatch(lo, hi, 0)
+	var mlo, mhi uint64 // packedMatch(lo, hi, 0), whose call took a growable insert 3 instructions
+	if s.f <= 16 {
+		mlo = s.lanes.zero64(lo)
+	} else {
+		mlo, mhi = s.lanes.zero128(lo, hi)
+	}
 	if mlo|mhi == 0 {
 		return lo, hi, false
 	}
