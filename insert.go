@@ -204,7 +204,9 @@ func (c *core) kickWalk(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32)
 // instructions: a step reads its bucket once, and the look-ahead's reads of
 // the four other buckets are what the step then uses, both for the bucket
 // the victim goes to and for that bucket's free slot. (The bucket written,
-// b, is never one of them: alt(b, fp) != b.)
+// b, is never one of them: alt(b, fp) != b.) Through kickWalk, filling a
+// filter (f = 13) took 427 instructions an insert instead of 256
+// (bench/icount).
 func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 	// What a step needs, in locals: the compiler reloads fields after each
 	// store to the table.
@@ -248,7 +250,8 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 // kickWalk, each reading its bucket once and reusing the look-ahead's
 // reads. As in kickNarrow, the four look-aheads are written out and the
 // table's fields read once into locals: a loop over them, reading through
-// t, took 30 instructions more an insert (f = 13, growing from 1/1024).
+// t, took 30 instructions more an insert (f = 13, growing from 1/1024),
+// and kickWalk 629 instead of 523 (bench/icount).
 func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	t := &c.t
 	data, bbits := t.data, uint64(t.bbits)
@@ -289,7 +292,7 @@ func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 
 }
 
 // kickGrownWide is kickGrownNarrow for packed slots of 17 to 32 bits, whose
-// buckets of up to 128 bits take two loads (bucketAt): the walk of a
+// buckets of up to 128 bits take two loads (bucket128): the walk of a
 // growable filter's first stages. Through kickWalk, filling a growable
 // filter (f = 13, from 1/1024 of its capacity) took 51 instructions more an
 // insert (bench/icount: 590 against 539).
@@ -395,6 +398,8 @@ func step(path []byte, k int) uint { return uint(path[k/4]>>(uint(k%4)*2)) & 3 }
 // kickSemi is kickNarrow for a fixed semi-sorted table with f <= 16: the
 // same steps as kick, each decoding its bucket once and reusing the
 // look-ahead's reads. A slot number is a rank in the bucket's sorted order.
+// Through kickWalk, filling a filter (f = 13) took 593 instructions an
+// insert instead of 385 (bench/icount).
 func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
 	t := &c.t
 	m := t.m0
