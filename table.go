@@ -359,12 +359,7 @@ func (s *shape) word(data []byte, i uint64) uint64 {
 }
 
 // bucketAt reads bucket i as a value for the codec, with plain loads.
-func (t *table) bucketAt(i uint64) (lo, hi uint64) {
-	if t.f <= 16 {
-		return t.narrowWord(i), 0
-	}
-	return bucket128(t.data, i*uint64(t.bbits))
-}
+func (t *table) bucketAt(i uint64) (lo, hi uint64) { return t.bucketFrom(i * uint64(t.bbits)) }
 
 // bucketFrom is bucketAt for the bucket at bit p.
 func (t *table) bucketFrom(p uint64) (lo, hi uint64) {
