@@ -75,7 +75,7 @@ type header struct {
 	maxKicks uint64
 	rng      uint64
 
-	// A growable filter's stage (geometry.go), and MaxCapacity; whether the
+	// A growable filter's stage (growth.go), and MaxCapacity; whether the
 	// filter is keyed, and its key's check value (keyed.go).
 	g, k        uint
 	maxCapacity uint64
