@@ -13,12 +13,9 @@ const hashBlock = 256
 // found. found[i] receives the answer for keys[i] where i < len(found); found
 // may be shorter than keys, or nil to only count.
 //
-// A batch first hashes a block of keys, then locates every key's buckets and
-// fetches them, then tests them, so that the memory latency of many keys
-// overlaps. In bench/RESULTS.md a packed filter's batch takes 0.4-0.7 of the
-// time per key of a loop over Contains at 1M keys and 0.25-0.4 at 32M; a
-// semi-sorted filter's gains little or nothing at 1M, where decoding
-// buckets dominates.
+// It hashes a block of keys, fetches all their buckets, then tests them, so
+// that the keys' cache misses overlap: in a table larger than the caches it
+// costs a fraction of a loop of Contains (README, "Performance").
 func (f *Filter[T]) ContainsBatch(keys []T, found []bool) int {
 	return containsKeys(&f.c.reader, keys, found)
 }

@@ -9,42 +9,28 @@ import (
 // the table is made, the table can be as small as the keys allow, instead of
 // New's, which leaves room for Capacity keys that may come in any order.
 
-// Build returns a fixed filter holding keys, in a table as small as this
-// package can place them in: it tries the fewest buckets that could hold
-// them (a table filled to capacity, for small key sets) or a load of 0.977
-// (larger ones), and on a failed attempt tries again with 2 buckets more,
-// or 0.4% more. No key is ever dropped. At a million keys it takes 0.97 of
-// New's bytes for the same keys, and for a few dozen keys half or less
-// (TestBuildSize).
+// Build returns a fixed filter holding keys, in the smallest table it can
+// place them in: it tries the fewest buckets that could hold them, then
+// slightly larger tables. No key is ever dropped; the table is smaller than
+// New's for the same keys (README, "Choosing parameters").
 //
-// Its work and memory are bounded by the number of keys, whatever the
-// keys: it makes at most 16 attempts (33 when keys repeat), on tables at
-// most 30 buckets or 6.1% larger than the first, and if the keys do not
-// fit in those it returns an error wrapping ErrFull. Keys whose hashes are
-// random fit in the first few attempts; keys that do not fit were chosen to
-// collide, such as nine keys of distinct fingerprints that share both
-// buckets at every size tried, which the unkeyed hash lets anyone compute.
-// Set Config.Key for keys an adversary may choose.
+// Its work and memory are O(len(keys)), whatever the keys: at most 16
+// attempts (33 when keys repeat), on tables at most 30 buckets or 6.1%
+// larger than the first, then an error wrapping ErrFull. Random keys fit in
+// the first few attempts; keys that fit in none were chosen to collide
+// (see "Security"; set Config.Key for keys an adversary may choose).
 //
-// cfg is New's Config without Capacity and MaxCapacity, which must be 0.
-// The filter's Len is the number of keys it stored, and its Capacity what
-// New promises for a table of its size: emptied with Reset, it accepts
-// Capacity distinct keys. The built table is fuller than New fills one
-// (about 0.977 of its slots for thousands of keys or more, up to all of
-// them for a few, against 0.95), so Len is usually above Capacity, and
-// inserts after Build may fail. FalsePositiveRate picks the smallest
-// fingerprint width whose rate is at most the one asked for at any load,
-// since a built table may be fuller than New's. Seed, Key, Layout and
-// MaxKicks are New's; MaxKicks bounds the inserts made after Build, which
-// makes longer walks of its own.
+// cfg is New's Config without Capacity and MaxCapacity, which must be 0;
+// FalsePositiveRate picks a width that reaches the rate in a full table.
+// Len is the number of keys stored and Capacity what New promises for a
+// table of this size (see Filter.Capacity), so Len is usually above
+// Capacity and inserts after Build may fail; emptied with Reset, the filter
+// accepts Capacity keys. MaxKicks bounds those later inserts.
 //
-// Like InsertUnique, Build skips a key the filter already reports present,
-// so duplicate keys cost nothing, and a key that shares its fingerprint and
-// buckets with another takes no slot: the filter answers true for both.
-// For that reason, do not Delete from a built filter.
-//
-// Build allocates the hashes of the keys (8 bytes a key) and the filter;
-// its attempts reuse one table while they fit.
+// Like InsertUnique, Build skips a key the filter already reports present:
+// duplicates cost nothing, and a key sharing another's fingerprint and
+// buckets takes no slot, so do not Delete from a built filter. Build
+// allocates 8 bytes a key for the hashes, and the filter.
 func Build[T Hashable](cfg Config, keys []T) (*Filter[T], error) {
 	r, p, err := buildReader[T](cfg, len(keys))
 	if err != nil {
@@ -159,13 +145,10 @@ const buildKicks = 16 * DefaultMaxKicks
 // 0.976-0.978 of their slots, of thousands to 0.96-0.98.
 const buildLoad = 0.977
 
-// buildAttempts bounds the attempts of each pass of build. The most a pass
-// of random keys took in 400,000 builds (1 to 400,000 keys, widths 4 to
-// 32, both layouts) was 4. 16 grow the table by 30 buckets or 6.1%: a
-// large table then holds its keys at a load of 0.92 at most, far below
-// the 0.977 random keys reach, and a small one has 120 slots more than the
-// keys, so that only keys crowded into too few buckets at every size
-// (keysCrowded) fail them all.
+// buildAttempts bounds the attempts of each pass of build: random keys
+// took at most 4 in 400,000 builds, and 16 grow the table by 30 buckets or
+// 6.1% (a load of 0.92 at most, or 120 spare slots), so only keys crowded
+// into too few buckets at every size (keysCrowded) fail them all.
 const buildAttempts = 16
 
 // build inserts the distinct hashes hs (InsertUnique's sense) into the

@@ -10,21 +10,11 @@ import (
 type Config struct {
 	// Capacity is the number of items the filter must accept: inserting
 	// Capacity distinct keys into an empty filter succeeds, with MaxKicks
-	// at its default or above (see MaxKicks). The table gets exactly the
-	// buckets that Capacity needs at the target load (0.95 of the slots for
-	// fingerprints of 8 bits or more, less for narrower ones), plus two spare
-	// buckets; tables of fewer than about 760 items get a few more, so that
-	// min(2*Capacity, 48) slots stay free at capacity, and tables of 4- to
-	// 10-bit fingerprints skip the few bucket counts at which alternate
-	// buckets would split the table into parts. Required, > 0.
-	//
-	// New allocates the whole table at once. It rejects a Capacity whose
-	// table or slot count an int cannot hold (on 32-bit platforms, tables
-	// of 2 GiB or 2^31 slots); it cannot tell whether the system has the
-	// memory, and a table larger than the system can back ends the process,
-	// because the Go runtime treats running out of memory as fatal, not as
-	// an error. No library can catch that: bound Capacity by the memory you
-	// mean to spend (about Capacity*FingerprintBits/7.6 bytes).
+	// at its default or above. The table has the buckets Capacity needs
+	// (about Capacity*FingerprintBits/7.6 bytes), never rounded up to a
+	// power of two. Required, > 0. New allocates the table at once and
+	// rejects a size the platform's int cannot count; running out of memory
+	// is fatal in Go, so bound Capacity by the memory you mean to spend.
 	Capacity int
 
 	// FalsePositiveRate is the rate wanted with Capacity items stored; it
@@ -40,18 +30,14 @@ type Config struct {
 
 	// Seed seeds the key hash and the displacement order. 0 means
 	// DefaultSeed. Filters with the same Seed (and the same Key, or none)
-	// hash keys alike, so one Hash(key) can probe them all. The seed is not a secret and does not
-	// defend against keys chosen to collide: one Hash value of a known
-	// integer key gives it back, and encodings store it (see "Security" in
-	// the package documentation).
+	// hash keys alike, so one Hash(key) can probe them all. The seed is
+	// not a secret (see "Security" in the package documentation).
 	Seed uint64
 
 	// MaxKicks bounds the displacements one insert may make before it gives
 	// up with ErrFull (and undoes them). 0 means DefaultMaxKicks; at most
-	// MaxMaxKicks. Lower values bound inserts more tightly but void the
-	// Capacity promise: measured on fills to capacity, 8 kicks suffice up
-	// to 64 items, but with 32 kicks 1.3% of fills of 200 or 1000 items
-	// fail, with 128 one in 36,000, and with 64 one in 60 of 10,000 items.
+	// MaxMaxKicks. Values below the default bound inserts more tightly but
+	// void the Capacity promise: fills to capacity may then fail.
 	MaxKicks int
 
 	// Key, when not all zero, keys the hash for untrusted keys: keys hash
@@ -60,28 +46,21 @@ type Config struct {
 	// fingerprint (see "Security" in the README). Neither Hash values, nor
 	// printing, nor encodings reveal it; a keyed encoding decodes only into
 	// a filter made with the same Key, and opens as a view only with
-	// NewKeyedView. It costs about 10 ns a key. All zero means unkeyed.
+	// NewKeyedView. Hashing is slower than unkeyed. All zero means unkeyed.
 	Key [16]byte
 
 	// MaxCapacity makes the filter growable: it starts with the table for
 	// about Capacity items and doubles it, without the keys, whenever it is
 	// full, until it holds MaxCapacity. Inserting MaxCapacity distinct keys
 	// into a new filter succeeds, and the false-positive rate stays at most
-	// the configured one at every size. Slots carry the bits later doublings
-	// need, so a growable filter takes more bytes per item than a fixed one
-	// until it has grown (about (f+d)/f times, d the doublings left); grown
-	// to MaxCapacity it is the size of a fixed filter for MaxCapacity. Each
-	// doubling needs one bit beside the fingerprint while the filter is
-	// small: FingerprintBits plus the doublings from Capacity to MaxCapacity
-	// must be at most 32, or New returns an error that says which widths
-	// can grow that far. 0, or Capacity, makes a fixed filter.
-	//
-	// A MaxCapacity below twice Capacity, or of 72 items or fewer (a table
-	// too small to halve), leaves no room to double: New then makes the
-	// fixed filter for MaxCapacity, which takes MaxCapacity keys at the
-	// configured rate, as promised. Its Capacity and MaxCapacity are both
-	// MaxCapacity, and its Config() has Capacity MaxCapacity and
-	// MaxCapacity 0, which New makes into the same filter.
+	// the configured one at every size. Until it has grown, a slot carries
+	// one bit per doubling left (about (f+d)/f the bytes of a fixed filter);
+	// grown, it is the size of a fixed filter for MaxCapacity.
+	// FingerprintBits plus the doublings must be at most 32, or New returns
+	// an error naming the widths that can grow that far. 0, or Capacity,
+	// makes a fixed filter. A MaxCapacity below twice Capacity, or of 72
+	// items or fewer, leaves no room to double: New makes the fixed filter
+	// for MaxCapacity, whose Capacity and Config().Capacity are MaxCapacity.
 	MaxCapacity int
 }
 
@@ -100,11 +79,8 @@ const (
 // SizeBytes is the size in bytes of the table New would allocate for c,
 // padding included: the SizeBytes of the filter New(c) returns, whatever its
 // key type; for a growable filter (MaxCapacity), that of its first table,
-// which doubles as it grows. Its encoding takes 132 bytes more (see
-// FORMAT.md). SizeBytes
-// allocates nothing, so it can size many filters against a memory budget;
-// for a Config that New rejects it returns New's error, wrapping
-// ErrInvalidConfig.
+// which doubles as it grows. SizeBytes allocates nothing; for a Config
+// that New rejects it returns New's error, wrapping ErrInvalidConfig.
 func (c Config) SizeBytes() (int, error) {
 	p, err := c.resolve()
 	if err != nil {
@@ -254,21 +230,12 @@ func checkCounts(capacity int, m uint64, bbits uint, maxInt uint64) error {
 const spareBuckets = 2
 
 // minFreeSlots is how many slots a table keeps free at capacity, at least:
-// with fewer, Capacity random keys into a table of tens or hundreds of
-// buckets too often include 9 keys of one bucket pair, or a larger set of
-// keys crowded into too few buckets, which no displacement order can place
-// (Hall's condition), or need walks longer than DefaultMaxKicks.
-//
-// Measured with the target load and two spare buckets alone, which leave
-// 16-32 slots free below a few hundred items (f = 13, both layouts): 8 in a
-// million fills to capacity failed at 32-64 items, 5 at 100, 52 at 150,
-// 109 at 250, 15 at 400; over every capacity 1-64 and 9 widths, 1,123 of
-// 57.6 million. With 32-40 free slots none of a million did at each size;
-// with this rule none of 62 million (TestCapacityPromise). Below 24 items
-// 2*Capacity free slots suffice: 8 items always fit, and under the rule the
-// union bound on 9 keys sharing a bucket pair is at most 1.01e-8 at every
-// capacity (TestSmallTableSizing). The rule changes nothing from about 760
-// items up (f >= 8), where 0.05 of the slots is more than 48.
+// with the target load's 16-32 free slots alone, 1,123 of 57.6 million
+// fills of small tables failed (9 keys of one bucket pair, or keys crowded
+// into too few buckets); with this rule none of 62 million did
+// (TestCapacityPromise; bench/RESULTS.md). Below 24 items 2*Capacity free
+// slots suffice (TestSmallTableSizing); from about 760 items up the rule
+// changes nothing.
 const minFreeSlots = 48
 
 // overCapacity is the error for a Capacity above maxCapacity(f).
@@ -362,15 +329,12 @@ func capacityFor(m uint64, f uint) int {
 // is (nearly) fixed, so buckets fall into classes that no fingerprint (or too
 // few) moves between: the table is two or more smaller tables, each
 // holding its random share of the keys, and fills of such a table fail far
-// more often. r comes from fp*0x9e3779b1, a low-discrepancy sequence, and
-// for m close to q times a Fibonacci number its remainders drift too slowly
-// to cover every class: with 8-bit fingerprints, 26 of 400 fills to capacity
-// of 932 buckets failed, 20 of 1508, and none for 934 or 1510; with 6-bit
-// ones 0.35% of fills of 220 buckets. Such counts are skipped. Classes are
-// "too few" apart when fewer than 1 in 16 fingerprints bridge them
-// (measured harmless at 1 in 11). Only f <= 10 is checked: wider
-// fingerprints drift too little to split tables below 10^4 buckets, and
-// larger split tables have halves large enough to fill like whole ones.
+// more often (8-bit fingerprints: 26 of 400 fills of 932 buckets failed,
+// none of 934; bench/RESULTS.md). r comes from fp*0x9e3779b1, whose
+// remainders drift too slowly for m near q times a Fibonacci number. Such
+// counts are skipped. "Too few" is fewer than 1 in 16 fingerprints (1 in
+// 11 was harmless). Only f <= 10 is checked: wider fingerprints split no
+// table below 10^4 buckets, and larger parts fill like whole tables.
 func splitsTable(m uint64, f uint) bool {
 	if f > 10 {
 		return false
@@ -415,8 +379,8 @@ const primesAnd4 uint64 = 1<<3 | 1<<4 | 1<<5 | 1<<7 | 1<<11 | 1<<13 | 1<<17 | 1<
 // from one bucket and the fingerprint. Each of the n = 4*load*m items is one
 // with probability 2/(m*(2^f-1)), so the count is nearly Poisson with mean
 // 8*load/(2^f-1) and the rate is 1 - exp(-8*load/(2^f-1)). This is at most
-// the usual estimate 1 - (1 - 1/(2^f-1))^(8*load) and equal to it within 1%
-// for f >= 6; for f = 4 it is 3% lower, as measured.
+// the usual estimate 1 - (1 - 1/(2^f-1))^(8*load), within 1% of it for
+// f >= 6 and, as measured, 3% below it for f = 4.
 func falsePositiveRate(f uint, load float64) float64 {
 	return -math.Expm1(-2 * slotsPerBucket * load / float64(uint64(1)<<f-1))
 }

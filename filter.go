@@ -7,26 +7,28 @@ import (
 
 // Filter is a cuckoo filter of keys of type T: a set that answers "maybe
 // present" or "certainly absent" with two memory accesses and about f/0.95
-// bits per key.
+// bits per key. Make it with New, Build or BuildHashes. Its methods:
 //
-// Contains, Count, Hash and the other read-only methods may be called from
-// many goroutines at once. A call that changes the filter (Insert, Delete,
-// Reset, ...) needs exclusive access; a ConcurrentFilter needs none.
+//   - queries: Contains, Count, ContainsBatch and their ...Hash forms, Hash;
+//   - changes: Insert, InsertUnique, InsertBatch, Delete (their ...Hash
+//     forms), Merge, Reset;
+//   - persistence: AppendBinary, MarshalBinary, WriteTo, UnmarshalBinary,
+//     ReadFrom, AppendCompact, the text forms for encoding/json;
+//   - introspection: Len, Capacity, MaxCapacity, Slots, LoadFactor,
+//     FingerprintBits, Layout, Seed, SizeBytes, EncodedSize,
+//     EstimatedFalsePositiveRate, Config, Info, String; and Clone.
 //
-// Make filters with New. The zero Filter holds no table and answers as an
-// empty filter that cannot take keys: its queries (Contains, Count, the
-// batches) find nothing, Delete finds nothing and Reset does nothing, its
-// counts and rates (Len, Capacity, Slots, SizeBytes, LoadFactor,
-// EstimatedFalsePositiveRate, ...) are 0, Seed is 0, Hash hashes as a filter
-// of DefaultSeed does, Clone returns another zero Filter and String says it
-// is zero. Its inserts, Merge and encoding methods return errors wrapping
-// ErrIncompatible. UnmarshalBinary, UnmarshalText and ReadFrom turn it into
-// a decoded filter.
+// Queries and introspection may run from many goroutines at once; changes
+// need exclusive access (a ConcurrentFilter needs none).
 //
-// A Filter value must not be copied: g := *f makes a second Filter that
-// shares f's table but counts its items separately, so a change through
-// either corrupts the other. go vet reports such copies, as it does copies
-// of a sync.Mutex. Clone makes an independent copy.
+// The zero Filter answers as an empty filter that cannot take keys: its
+// queries find nothing, Delete and Reset do nothing, its counts and rates
+// and Seed are 0, Hash hashes as DefaultSeed does, and its inserts, Merge
+// and encoders return errors wrapping ErrIncompatible; UnmarshalBinary,
+// UnmarshalText and ReadFrom turn it into a decoded filter.
+//
+// A Filter value must not be copied (g := *f shares f's table but not its
+// count); go vet reports such copies. Clone makes an independent copy.
 type Filter[T Hashable] struct {
 	_ noCopy
 	c core
@@ -45,13 +47,9 @@ func (*noCopy) Lock() {}
 func (*noCopy) Unlock() {}
 
 // New returns an empty filter, or an error wrapping ErrInvalidConfig that
-// names the offending Config field.
-//
-// On Linux, New asks the kernel to back the table's whole 2 MiB pages with
-// transparent huge pages (madvise MADV_HUGEPAGE). Measured in the README
-// ("Performance"): lookups in a 220 MB table 15-31% faster, in a 55 MB
-// table a few percent for batches and no change for single lookups.
-// Whether and how soon the kernel complies is the system's THP setting.
+// names the offending Config field. It allocates the table, O(Capacity)
+// bytes; on Linux it asks for transparent huge pages for it (madvise), which
+// speeds up lookups in large tables (bench/RESULTS.md).
 func New[T Hashable](cfg Config) (*Filter[T], error) {
 	p, err := cfg.resolve()
 	if err != nil {
