@@ -91,23 +91,24 @@ import (
 
 // ConcurrentFilter is a cuckoo filter that many goroutines may use at once:
 // every method is safe for concurrent use but the decoders (UnmarshalBinary,
-// UnmarshalText, ReadFrom), which replace the whole filter. Lookups
-// (Contains, Count, the batches) take no lock, unless writes to their
-// buckets keep spoiling their reads (after several tries a lookup reads
-// under the writers' mutex), and never report a stored key absent while
-// another goroutine inserts, deletes, displaces or grows; writers (Insert,
-// Delete, Reset, ...) run one at a time. It answers as a Filter holding the same
-// keys does: which of its two buckets a fingerprint sits in never changes an
-// answer. Only the table's bytes differ once inserts displace fingerprints
-// (along shortest paths here, random walks in a Filter), and so, near full,
-// may which inserts fail.
+// UnmarshalText, ReadFrom), which replace the whole filter. Make it with
+// NewConcurrent, or NewConcurrentFrom a Filter. Its methods:
 //
-// Make it with NewConcurrent, or NewConcurrentFrom to start from a Filter;
-// Snapshot returns a Filter copy. The zero ConcurrentFilter holds no table
-// and acts as the zero Filter does: it answers as an empty filter, its
-// counts are 0, its inserts, Merge and encoding methods return errors
-// wrapping ErrIncompatible, and UnmarshalBinary, UnmarshalText and ReadFrom
-// turn it into a decoded filter. Clone and Snapshot of it are zero too.
+//   - queries (Contains, Count, the batches, Hash) take no lock, unless
+//     writes to their buckets keep spoiling their reads, and never report a
+//     stored key absent whatever writers do meanwhile;
+//   - changes (Insert, InsertUnique, InsertBatch, Delete, their ...Hash
+//     forms, Merge, Reset) run one at a time;
+//   - persistence: AppendBinary, MarshalBinary, WriteTo, UnmarshalBinary,
+//     ReadFrom and the text forms, in Filter's format; Snapshot returns a
+//     Filter copy (for AppendCompact, say);
+//   - introspection: Filter's (Len, Capacity, ..., Config, Info, String),
+//     and Clone.
+//
+// It answers as a Filter holding the same keys does; only its table's bytes
+// differ once inserts displace fingerprints (along shortest paths here), and
+// so, near full, may which inserts fail. The zero ConcurrentFilter acts as
+// the zero Filter does; Clone and Snapshot of it are zero too.
 type ConcurrentFilter[T Hashable] struct {
 	c concurrent
 }

@@ -4,31 +4,26 @@ import "unsafe"
 
 // View is a read-only filter that answers queries straight from an encoding
 // (see FORMAT.md), for example from a memory-mapped file, without copying
-// its table. It runs the same lookup code as a Filter, so it is as fast, and
-// like a Filter's read-only methods it may be used from many goroutines at
-// once.
+// its table, with a Filter's lookup code. Make it with NewView,
+// NewViewUnverified or NewKeyedView. Its methods, all safe for concurrent
+// use:
 //
-// A View keeps referring to the bytes it was made from: they must not change
-// while the View is in use. The table bytes are little-endian and read with
-// little-endian loads, so an encoding written on one host works on any other.
-// A View leaves the memory as it finds it: unlike New, it does not ask for
-// huge pages, which for a large mapped file is the mapper's choice
-// (madvise(MADV_HUGEPAGE) on Linux, where the file system supports it).
+//   - queries: Contains, Count, ContainsBatch and their ...Hash forms, Hash;
+//   - introspection: Len, Capacity, Slots, LoadFactor, FingerprintBits,
+//     Layout, Seed, SizeBytes, EstimatedFalsePositiveRate, Config, Info,
+//     String.
 //
-// A View over a memory-mapped file reads the file's pages on every lookup.
-// If the file is truncated while mapped, the next lookup that touches a
-// page past the new end raises SIGBUS, which ends the process; no check in
-// NewView can prevent it, since the bytes were valid when it checked them.
-// Map only files that nothing truncates (write a new file and rename it
-// into place), or call debug.SetPanicOnFault(true) in the goroutine that
-// looks up: the fault is then a panic that recover can catch, after which
-// the View must not be used (see the mmap example).
+// A View reads the bytes it was made from, which must not change while it
+// is in use; it works on any host (the table is little-endian) and does not
+// ask for huge pages (a mapper's choice). If a mapped file is truncated, the
+// next lookup past the new end raises SIGBUS, which ends the process: map
+// only files that nothing truncates (write a new file and rename it into
+// place), or call debug.SetPanicOnFault(true) in the looking-up goroutine
+// and stop using the View after the panic (see the mmap example).
 //
-// The zero View holds no table and answers as an empty filter, like the
-// zero Filter: its queries (Contains, Count, their ...Hash forms and the
-// batches) find nothing, its counts and rates are 0, Seed is 0, and Hash
-// hashes as a filter of DefaultSeed does. Make views with NewView,
-// NewViewUnverified or NewKeyedView.
+// The zero View answers as an empty filter, like the zero Filter: its
+// queries find nothing, its counts, rates and Seed are 0, and Hash hashes
+// as DefaultSeed does.
 type View[T Hashable] struct {
 	r reader
 }
