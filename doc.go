@@ -28,11 +28,8 @@
 //     it was; it never drops another key's fingerprint to make room.
 //   - Exact sizing: the table has the buckets Capacity needs, not a power of
 //     two; inserting Capacity distinct keys into an empty filter succeeds
-//     with the default MaxKicks (none of 62 million fills of filters of 1
-//     to 1000 items, widths 4-8, 12, 13, 16 and 32, both layouts, failed).
-//     Every filter's Capacity is that promise for its table: a filter made
-//     by Build or decoded from a compact encoding reports what New promises
-//     for a table of its size, and may hold more keys than that.
+//     with the default MaxKicks. Every filter's Capacity is that promise for
+//     its table, also one made by Build (which may hold more keys).
 //   - Duplicates fail fast: a key's two buckets hold at most 8 copies of its
 //     fingerprint; the ninth Insert returns ErrTooManyDuplicates at once.
 //   - Bounded work: an insert makes at most Config.MaxKicks displacements.
@@ -58,55 +55,34 @@
 //	| 20 | 0.00072% | 21.1 |
 //	| 32 | 1.8e-09  | 33.7 |
 //
-// The default rate, 0.001, gives 13 bits.
-// Config.FalsePositiveRate picks the smallest width that reaches a rate.
-//
-// Config.SizeBytes is the table size New would allocate, computed without
-// allocating it.
+// Config.FalsePositiveRate picks the smallest width that reaches a rate (13
+// bits for the default, 0.001); Config.SizeBytes tells the table's size.
 //
 // # Concurrency and copies
 //
-// A Filter's read-only methods (Contains, Count, the batches, Hash, Len, ...)
-// may run concurrently with each other; methods that modify it need
-// exclusive access. Clone makes an independent copy; a copied Filter value
-// shares the table, and go vet reports the copy. A filter that is read by
-// many goroutines while it changes should be a ConcurrentFilter
-// (NewConcurrent, or NewConcurrentFrom a Filter), whose every method but the
-// decoders is safe for concurrent use.
-// Its lookups store nothing shared and take no lock, unless writes to their
-// buckets keep spoiling their reads, so they scale with cores and wait for
-// a writer only then, and they never miss a key inserted before they began,
-// whatever writers do meanwhile: displacements, failed inserts, growth.
-// Writers run one at a time. Lookups read optimistically and validate with
-// version counters striped over the buckets, and displacements move each
-// fingerprint into its new bucket before clearing its old one; the argument
-// is at the top of concurrent.go, and the README ("Concurrency") has the
-// measurements.
+// A Filter's read-only methods may run concurrently with each other;
+// methods that modify it need exclusive access. Clone makes an independent
+// copy; a copied Filter value shares the table, and go vet reports the copy.
+// A filter read by many goroutines while it changes should be a
+// ConcurrentFilter: its lookups take no lock (they validate with version
+// counters), scale with cores and never miss a key inserted before they
+// began, whatever writers do meanwhile; writers run one at a time.
 //
 // # Hashing once, probing many filters
 //
 // Hash(key) depends only on the key, Config.Seed and Config.Key, so a key
 // hashed once can probe every filter built with that seed (and key) through
-// ContainsHash, for
-// example one filter per data block of a table. Seed reports the seed a
-// Filter or View uses. Printing a *Filter, a View or a *ConcurrentFilter
+// ContainsHash, for example one filter per data block of a table. Printing a *Filter, a View or a *ConcurrentFilter
 // (String, or fmt with %v, %s, %d, %#v, ...) shows its key family, width,
 // layout, count, capacity and load, never the seed or the table.
 //
 // # Security
 //
-// By default the hash is seeded, not keyed, and the seed is not a secret.
-// For an integer key the hash is a bijection that anyone can run backwards,
-// so the Hash of one known key gives back the seed exactly, and encodings
-// store the seed. Whoever knows the seed can compute keys with any hash
-// they like: 8 keys that share a ninth key's fingerprint and buckets make
-// that key look present in an empty filter and make inserting it fail with
-// ErrTooManyDuplicates; enough keys aimed at a few buckets make inserts
-// there run MaxKicks displacements and fail with ErrFull. A stored key is
-// never lost, but the filter answers wrongly and refuses inserts. Nine keys
-// of distinct fingerprints that share both buckets at every size make
-// Build, BuildHashes and AppendCompactHashes fail with ErrFull, after work
-// and memory bounded by the number of keys.
+// By default the hash is seeded, not keyed, and the seed is not a secret:
+// the Hash of one known integer key gives it back, and encodings store it.
+// Whoever knows the seed can compute colliding keys that make chosen
+// lookups true and inserts (or Build) fail with ErrTooManyDuplicates or
+// ErrFull, after bounded work. A stored key is never lost.
 //
 // For keys an adversary may choose, set Config.Key: the filter then hashes
 // with SipHash-2-4 under that 128-bit secret, which Hash values, printing
@@ -120,32 +96,19 @@
 // checksummed, little-endian binary format (FORMAT.md); UnmarshalBinary and
 // ReadFrom read it back into a Filter that continues exactly where the
 // original was. NewView answers queries straight from encoded bytes, such as
-// a memory-mapped file, without copying the table, at the speed of a
-// Filter. Decoding checks sizes before allocating, verifies the CRC-32C and
-// the table's structure, and returns errors wrapping ErrCorrupt,
-// ErrChecksum, ErrUnsupportedVersion or ErrIncompatible, never a panic.
-// The format has one version, 5, which later versions of the package will
-// keep reading; an encoding of any other version, such as one written
-// before the first release, is refused with ErrUnsupportedVersion.
-// NewViewUnverified checks the header only: it cannot see a changed seed or
-// table byte, so use it only on bytes verified otherwise.
-//
-// EncodedLen reads the length of an encoding from its header, so filters
-// stored back to back in one file open with NewView at each offset without
-// an index of lengths. ReadFrom reads such a stream one filter at a time:
-// it returns io.EOF itself at the clean end of the stream, before a
-// filter's first byte, and an error wrapping ErrCorrupt and
-// io.ErrUnexpectedEOF when the stream ends inside a filter.
-//
-// MarshalText and UnmarshalText carry the same format in standard base64, so
-// a struct holding a *Filter round-trips through encoding/json.
+// a memory-mapped file, without copying the table. Decoding checks sizes
+// before allocating and returns errors wrapping ErrCorrupt, ErrChecksum,
+// ErrUnsupportedVersion or ErrIncompatible, never a panic. The format has
+// one version, 5, which later versions of the package will keep reading;
+// any other version is refused with ErrUnsupportedVersion. EncodedLen and
+// ReadFrom open filters stored back to back; MarshalText makes a struct
+// holding a *Filter round-trip through encoding/json.
 //
 // # Many small filters
 //
 // AppendCompact writes a fixed, unkeyed filter in the compact encoding: its
 // buckets and 4 to 9 bytes, for containers that record each filter's
-// length and checksum their blocks, such as a storage
-// engine's filter blocks. ContainsEncoded probes any encoding where it
+// length and checksum their blocks. ContainsEncoded probes any encoding where it
 // lies, with no View and no allocation. A writer that keeps only the
 // hashes of a block's keys (Hash) builds the block's filter at the
 // smallest size that holds them with AppendCompactHashes, straight into its
