@@ -14,80 +14,55 @@ import (
 //
 // Writers are serialized by a mutex. Readers take no lock and store nothing:
 // they load the table pointer, the words of a key's two buckets and, to
-// answer "absent", two version counters, all with sync/atomic. Writers
-// change versions with atomic adds, and store table words (and Len's count)
-// with release stores (storeRelease): atomic.StoreUint64 under the race
-// detector and off amd64, so there is no data race and the race detector
-// agrees; on amd64 a plain store in assembly, which the hardware's memory
-// order makes a release store, with no fence after it. All the argument
-// below asks of a store is what a release store gives: a reader whose
-// atomic load sees it also sees everything the writer did before it, the
-// version change that opened its session included, and a reader whose
-// load of a version sees a session closed sees all the session's stores.
+// answer "absent", two version counters, all atomically. Writers change
+// versions with atomic adds and store table words (and Len's count) with
+// release stores (storeRelease: atomic.StoreUint64 under the race detector
+// and off amd64; on amd64 a plain store, which x86's memory order makes a
+// release). The argument asks no more of a store than release gives: a
+// reader whose load sees it sees everything the writer did before it.
 //
-// The table (ctable, concurrent_table.go) is a Filter's bit stream in 64-bit
-// words. Its buckets are split into stripes, stripe(b) = b mod S (S a power
-// of two, at most 1024, smaller for small tables), each with a version. A
-// writer changes a bucket inside a write session, which takes the bucket's
-// stripe version from even to odd, stores the words, and takes it to even
-// again, with one exception: an insert where no other value of the bucket
-// can be seen to change (a packed slot filled, whose neighbours' bits are
-// stored back as they were; any insert whose changed bits lie in one word,
-// which one atomic store replaces) needs no session. Such an insert adds a
-// fingerprint and takes none away. If a reader loads an even version q, reads a
-// bucket and loads q again, no session on that bucket overlapped: every
-// fingerprint it held when the reader began stayed, bit for bit, until
-// after the reader had read it.
+// The table (ctable) has its buckets split into stripes, stripe(b) = b mod S
+// (S a power of two, at most 1024), each with a version. A writer changes a
+// bucket inside a write session, which takes the stripe's version from even
+// to odd, stores, and makes it even again; an insert that one store makes,
+// or that fills a packed slot storing its neighbours' bits back as they
+// were, adds a fingerprint, takes none away and needs no session. If a
+// reader loads an even version q, reads a bucket and loads q again, no
+// session on that bucket overlapped: every fingerprint it held stayed.
 //
-// The writer keeps one invariant: outside a session on one of its two
-// buckets, every fingerprint of a stored key is in at least one of them. A
-// displacement moves fingerprints along a path of buckets. The path is found
-// first without writing anything (concurrent_search.go), so a failed search
-// leaves the table as it was and there is nothing to undo. It is then
-// applied from its free end back to the new key's bucket: the last
-// fingerprint is copied into the free slot, then each bucket on the path has
-// the fingerprint just copied out of it replaced by the one before it, and
-// the key's bucket comes last. Each fingerprint is in its new bucket before
-// its old slot is overwritten, so the invariant holds after every store.
+// The writer's invariant: outside a session on one of its two buckets,
+// every stored key's fingerprint is in at least one of them. A displacement
+// path is found first without writing (concurrent_search.go), then applied
+// from its free end back to the key's bucket, each fingerprint copied into
+// its new bucket before its old slot is overwritten, so the invariant holds
+// after every store and a failed search has nothing to undo.
 //
-// A lookup loads the versions of both buckets' stripes (q1, then q2), reads
-// both buckets and tests them. If it finds the key it answers at once: a
-// torn read can only make up a match, a false positive, which a filter may
-// give. Otherwise it loads both versions again, and answers "absent" only if
-// q1 and q2 were even and are unchanged; else it reads again. Suppose a key
-// stored before the lookup began, and not being deleted, is reported absent.
-// Take the moment the validated read began reading bucket 1: it lies between the two loads of each version, so
-// neither bucket is in a session, and by the invariant one of them holds the
-// key's fingerprint. Only a session removes a fingerprint, and none on that
-// bucket overlapped the reads of it, so the reader saw the fingerprint and
-// would have answered "found". Both buckets must be validated because either
-// may be the one holding the key: a reader that read the destination of a
-// move before the move and its source after would miss the key, and a torn
-// read of a semi-sorted bucket that a session rewrites (its fingerprints
-// change places) could miss any key in it. A reader that keeps failing
-// (a writer descheduled inside a session, say) takes the mutex after a few
-// attempts and reads under it, so every lookup finishes.
+// A lookup loads both buckets' stripe versions (q1, q2), reads and tests
+// both buckets, and answers "found" at once (a torn read can only make up a
+// match, a false positive). Otherwise it loads both versions again and
+// answers "absent" only if both were even and unchanged, else reads again.
+// Were a stored key, not being deleted, reported absent, take the moment the
+// validated read began reading bucket 1: neither bucket was in a session,
+// so one held the fingerprint, and no session removed it before it was
+// read. Both buckets need validating: a read of a move's destination before
+// the move and of its source after would miss the key, and a torn read of a
+// semi-sorted bucket being rewritten could miss any key in it. After
+// maxOptimistic failures a reader reads under the mutex, so it finishes.
 //
 // Growth and Reset never change a published table: they build a new one
-// (growth: the doubled table, from the old one, which no writer changes
-// meanwhile, published only once the insert that doubled it has put its
-// key in, so a failed insert publishes nothing; Reset: an empty one) and
-// publish it with one atomic pointer store. A lookup loads the pointer once. A key inserted before the lookup
-// began is in the table it loads: that table was current when the insert
-// finished, or was published later by a doubling, which keeps every
-// fingerprint. A lookup on a table that has since been replaced answers for
-// the moment of the replacement, which lies within the lookup, so it need
-// not look at the pointer again.
+// (a doubling from the old, published once the doubling insert has put its
+// key in; Reset an empty one) and publish it with one atomic pointer store.
+// A lookup loads the pointer once: a key inserted before it began is in that
+// table (current at the insert, or a doubling of it), and a table replaced
+// since answers for the moment of the replacement, within the lookup.
 //
 // InsertUnique tests and inserts under the mutex, so it is atomic. Count
-// validates its reads whatever it finds. Snapshot and the encoding methods
-// read the table under the mutex, where nothing changes.
-//
-// concurrent_model_test.go checks this on every interleaving of a reader's
-// loads with a writer's stores, for displacements, failed inserts, growth,
-// deletes and Reset, and shows that it catches a path applied in the wrong
-// order and readers that skip a check; concurrent_stress_test.go runs
-// readers beside a writer that keeps a filter full.
+// validates its reads whatever it finds. Snapshot and the encoders read
+// under the mutex. concurrent_model_test.go checks all this on every
+// interleaving of a reader with a writer (displacements, failed inserts,
+// growth, deletes, Reset) and catches a path applied in the wrong order or
+// a reader that skips a check; concurrent_stress_test.go runs readers
+// beside a writer that keeps a filter full.
 
 // ConcurrentFilter is a cuckoo filter that many goroutines may use at once:
 // every method is safe for concurrent use but the decoders (UnmarshalBinary,

@@ -5,20 +5,14 @@ package cuckoo
 // every fingerprint moved is written into its new bucket before the slot it
 // leaves is overwritten (concurrent.go has why that order matters).
 //
-// The search is breadth-first: from the key's two buckets, every resident
-// fingerprint's other bucket, then theirs, and so on, until one has a free
-// slot or searchBuckets*MaxKicks buckets have been examined. Breadth first
-// finds a shortest path, so an insert moves few fingerprints (at most 5
-// with the default MaxKicks), each a write session that may make a reader
-// retry. A path
-// never visits a bucket twice: each of its buckets is rewritten exactly once,
-// so the slot a step recorded still holds the fingerprint it recorded when
-// the step is applied. A node whose bucket is one of its ancestors' is not
-// expanded; it is found when it comes up for expansion, not when reached:
-// most nodes reached never are, and such a node cannot end a path (every
-// ancestor is a full bucket), so only its place in the budget differs. The
-// search reads the table only, so a search that fails leaves it exactly as
-// it was, without any undo.
+// The search is breadth-first from the key's two buckets, until a bucket
+// has a free slot or searchBuckets*MaxKicks buckets have been examined: a
+// shortest path moves few fingerprints (at most 5 with the default
+// MaxKicks), each a write session that may make a reader retry. A path
+// never visits a bucket twice, so the slot a step recorded still holds its
+// fingerprint when the step is applied; a node whose bucket an ancestor has
+// is dropped when it comes up for expansion (it cannot end a path: every
+// ancestor is full). The search only reads, so a failure needs no undo.
 
 // searchBuckets is how many buckets a search may examine per MaxKicks: a
 // random walk of MaxKicks steps, as Filter's, with its one-step look-ahead

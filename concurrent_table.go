@@ -9,24 +9,16 @@ import (
 )
 
 // ctable is the concurrent filter's bucket storage (concurrent.go has the
-// protocol). It is a table (table.go) whose bytes lie in 64-bit words, so
-// that every load and store of table memory can be an aligned sync/atomic
-// operation: t.data is the words' memory, and each word holds 8 bytes of
-// the table's byte stream in little-endian order on every host (le64), so
-// that the table's code reads it as it reads a Filter's.
-//
-// Readers load words only with atomic.LoadUint64 (word, loadNarrow). The
-// writer (one at a time, under the filter's mutex) reads the table through
-// t, with plain loads, since nothing else writes it, and stores only with
-// release stores (storeRelease), inside a write session (the version of
-// the bucket's stripe goes odd before the first store and even after the
-// last) unless it is an insert that one store makes (setBucket, fill).
-// Where unalignedLoads (amd64 outside the race detector), fill's store is
-// 8 bytes at any address.
-//
-// A ctable is published once (concurrent.cur) and then only changed in
-// place by writes; growth and Reset publish another one and never write the
-// old one again.
+// protocol): a table (table.go) whose bytes lie in 64-bit words, each
+// holding 8 bytes of the table's stream little-endian on every host (le64),
+// so that every access can be an aligned sync/atomic one and the table's
+// code reads it as it reads a Filter's. Readers load words atomically (word,
+// loadNarrow); the writer, under the mutex, reads with plain loads, since
+// nothing else writes, and stores with release stores (storeRelease) inside
+// a write session, unless one store makes an insert (setBucket, fill; where
+// unalignedLoads, fill's store is 8 bytes at any address). Once published
+// (concurrent.cur), a ctable changes only in place; growth and Reset
+// publish another.
 type ctable struct {
 	words []uint64        // the table's bytes, then padding (ctableWords)
 	seq   []atomic.Uint64 // a version per stripe of buckets: stripe(b) = b & smask

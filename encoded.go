@@ -14,20 +14,15 @@ import (
 // shape of its layout and width, and probeFixed tests its bytes.
 
 // ContainsEncoded reports whether the filter encoded in data may hold key:
-// Contains of NewViewUnverified(data), reading the table where it lies,
-// without allocating. data must be exactly one encoding of an unkeyed
-// filter whose keys hash like T's (FORMAT.md), with a header or compact.
-//
-// It checks what NewViewUnverified checks, the header and the length, on
-// every call, and neither the checksum nor the table: use it on bytes whose
-// integrity is established otherwise (a storage engine checksums its
-// blocks). Whatever the bytes, it never reads outside data and never
-// panics. If it cannot read data as a filter (a wrong length, another key
-// family, a keyed filter, bytes of something else) it returns true and an
-// error wrapping ErrCorrupt, ErrUnsupportedVersion or ErrIncompatible: true
-// rules nothing out, so a caller that only wants to skip work can ignore
-// the error. It allocates nothing but that error: a call that can read
-// data allocates nothing at all.
+// Contains of NewViewUnverified(data), reading the table where it lies.
+// data must be exactly one encoding (with a header or compact) of an
+// unkeyed filter whose keys hash like T's. It checks the header and the
+// length on every call, in constant time, but neither the checksum nor the
+// table: use it on bytes verified otherwise. Whatever the bytes, it never
+// reads outside data and never panics; for bytes it cannot read as such a
+// filter it returns true, which rules nothing out, and an error wrapping
+// ErrCorrupt, ErrUnsupportedVersion or ErrIncompatible. It allocates
+// nothing but that error.
 func ContainsEncoded[T Hashable](data []byte, key T) (bool, error) {
 	return containsEncoded(data, kindOf[T](), unsafe.Pointer(&key))
 }

@@ -222,18 +222,13 @@ func parseHeader(b []byte) (header, error) {
 	return h, nil
 }
 
-// EncodedLen returns the length of the encoding that starts at data, read
-// from its header alone, so that filters stored back to back open at any
-// offset without an index of their lengths: NewView(data[:n]). data may hold
-// more bytes after the encoding. If it holds fewer (a cut file, or only the
-// header, as a stream reader may have read), EncodedLen returns the length
-// and an error wrapping ErrCorrupt and io.ErrUnexpectedEOF: the loop that
-// slices data[:n] stops, and a reader learns how much to read.
-//
-// EncodedLen checks the header as NewView does, with the same errors
-// (wrapping ErrCorrupt or ErrUnsupportedVersion), and reads nothing past it:
-// the checksum and the table are left to NewView. A length too large for the
-// platform's int gives an error wrapping ErrIncompatible. It never panics
+// EncodedLen returns the length n of the encoding with a header that starts
+// at data, read from its header alone, so that filters stored back to back
+// open without an index: NewView(data[:n]). data may hold more bytes after
+// the encoding; if it holds fewer, EncodedLen returns n and an error
+// wrapping ErrCorrupt and io.ErrUnexpectedEOF. It checks the header as
+// NewView does, with its errors, and reads nothing past it; a length too
+// large for an int gives an error wrapping ErrIncompatible. It never panics
 // and allocates nothing but an error.
 func EncodedLen(data []byte) (int, error) {
 	if len(data) > 0 && isCompact(data[0]) {
@@ -472,20 +467,15 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 }
 
 // UnmarshalBinary replaces the filter with the one encoded in data, which
-// must be exactly one encoding as written by AppendBinary, MarshalBinary or
-// WriteTo, of a filter whose keys hash like T's (all integer types hash
-// alike, both float types, and string with []byte, [16]byte and [32]byte,
-// named types included). The filter copies the table and keeps no
-// reference to data. It continues exactly as the encoded filter would have:
-// same answers, same Capacity and MaxKicks, same displacement order.
-//
-// Errors wrap ErrCorrupt, ErrChecksum, ErrUnsupportedVersion or
-// ErrIncompatible (another key family, or a filter too large for this
-// platform); the filter is then unchanged. Decoding checks every size
-// against len(data) before it allocates anything and never panics.
-//
-// UnmarshalBinary, UnmarshalText and ReadFrom work on a zero Filter,
-// new(Filter[T]); no other method that changes the filter does.
+// must be exactly one encoding (either kind, FORMAT.md) of a filter whose
+// keys hash like T's (see Hashable: integers alike, floats alike, strings
+// with byte slices and arrays). It copies the table, keeps no reference to
+// data, and continues exactly as the encoded filter would have: same
+// answers, Capacity, MaxKicks and displacement order. Errors wrap
+// ErrCorrupt, ErrChecksum, ErrUnsupportedVersion or ErrIncompatible, and
+// leave the filter unchanged; every size is checked against len(data)
+// before anything is allocated, and nothing panics. It works on a zero
+// Filter, as UnmarshalText and ReadFrom do.
 func (f *Filter[T]) UnmarshalBinary(data []byte) error {
 	h, t, err := decode(data, kindOf[T](), checkAll, f.c.h.sip())
 	if err != nil {
@@ -514,18 +504,14 @@ func padded(h *header, t table, owned bool) []byte {
 // proportion to the bytes that actually follow it.
 const readChunk = 32<<10 - headerSize
 
-// ReadFrom replaces the filter with one read from r: exactly one encoding,
-// as WriteTo writes it. It reads the header first, checks it, then reads
-// exactly the rest, never past the end of the encoding, so r may hold more
-// data after it (such as further filters). It returns the number of bytes
-// read. The checks and errors are those of UnmarshalBinary. If r ends
-// before the first byte of an encoding, ReadFrom returns 0 and io.EOF
-// itself (or r's own error wrapping io.EOF), as encoding/gob's and
-// encoding/json's decoders do: a loop that reads filters written back to
-// back until io.EOF ends there, at a clean end. A stream that ends inside an
-// encoding gives an error wrapping ErrCorrupt and io.ErrUnexpectedEOF,
-// never io.EOF, so the loop never takes a cut filter for the end. After an
-// error the filter is unchanged.
+// ReadFrom replaces the filter with one encoding read from r, as WriteTo
+// wrote it, never reading past its end, and returns the number of bytes
+// read; checks and errors are UnmarshalBinary's. At a clean end of stream,
+// before an encoding's first byte, it returns 0 and io.EOF itself (or r's
+// error wrapping it), so a loop over filters written back to back stops
+// there; a stream that ends inside an encoding gives an error wrapping
+// ErrCorrupt and io.ErrUnexpectedEOF, never io.EOF. After an error the
+// filter is unchanged.
 func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	buf, err := readEncoding(r)
 	if err != nil {

@@ -8,22 +8,14 @@ import (
 
 // The compact encoding (FORMAT.md) is for filters stored many to a file by
 // a container that knows each one's length and checks its bytes itself,
-// such as a storage engine's filter blocks: a version byte, the buckets,
-// and a trailer, with no padding and no checksum of its own. The trailer is
-// the padding: the probes' loads that run past the last bucket read the
-// trailer's bytes, which no lane test looks at. The bucket count is not
-// stored: the length gives it. The trailer is as short as its fields and
-// those loads allow (compactTail): 4 bytes for most filters of a few dozen
-// keys, which some engines write one per data block. Its item count fills
-// it up to the probes' reach, so it needs no padding.
-//
-// It has no checksum, but some redundancy, so that bytes that are not such
-// an encoding (a block cut short, another policy's filter) are refused
-// rather than read as a filter that rules keys out: the trailer holds the
-// low byte of the encoding's length and a mark in its flags.
-//
-// Only fixed, unkeyed filters have a compact encoding: a growable one needs
-// its stage, a keyed one its key's check value (the header's).
+// such as a storage engine's filter blocks: a version byte, the buckets
+// (their count follows from the length) and a trailer, which is also the
+// padding that the probes' loads past the last bucket read; its item count
+// fills it up to their reach (compactTail: 4 bytes for most filters of a
+// few dozen keys). No checksum, but the low byte of the length and a mark
+// in the flags refuse most bytes that are not such an encoding. Only fixed,
+// unkeyed filters have one: a growable one needs its stage, a keyed one its
+// key's check value.
 
 const (
 	// compactVersion is the one compact version the package writes and

@@ -5,49 +5,34 @@ package cuckoo
 // doubling that moves a table to its next stage, and the policy that
 // doubles it and retries an insert (insertGrowing).
 //
-// Growth (Config.MaxCapacity above Capacity): a filter that doubles in place
-// without its keys, keeps every key, keeps its false-positive rate, and
-// answers every lookup from two buckets.
-//
-// Geometry. The table for MaxCapacity has M = m0 * 2^g buckets. The filter
-// starts at stage 0 with m0 buckets; each doubling (stage k to k+1) doubles
-// them, up to stage g. A key's hash gives, as for a fixed filter, an f-bit
-// fingerprint fp and a base bucket i1 in [0, m0), and also g layer bits L.
-// At stage k the key's first bucket is
+// Growth (Config.MaxCapacity above Capacity) doubles a filter in place
+// without its keys, keeping every key, its false-positive rate, and lookups
+// of two buckets. The table for MaxCapacity has M = m0 * 2^g buckets; stage
+// 0 has m0, and each doubling (stage k to k+1) doubles them, up to stage g.
+// A key's hash gives an f-bit fingerprint fp and a base bucket i1 in
+// [0, m0), as for a fixed filter, and g layer bits L. At stage k its first
+// bucket is
 //
 //	B1 = i1*2^k + L>>(g-k)
 //
-// (the top k layer bits choose among 2^k buckets), and the g-k layer bits
-// that no bucket index holds yet, which later doublings need, are kept in
-// the slot above the fingerprint: a slot has f+g-k bits and holds
-// fp | (L mod 2^(g-k)) << f.
+// and the g-k layer bits that no index holds yet are kept in the slot
+// above the fingerprint: a slot has f+g-k bits, fp | (L mod 2^(g-k)) << f.
 //
-// The second bucket. Its base bucket is alt(i1, fp) on m0 buckets and its
-// layer bits are L2 = L ^ H(fp), H a hash of the fingerprint: a key's two
-// buckets are in different layers, so displacements move load between
-// layers, which would otherwise fill unevenly. Each slot keeps the layer
-// bits of the bucket it sits in (L in B1, L2 in B2), so one rule serves
-// both: a slot in bucket B = i*2^k + l holding v = fp | r<<f has the full
-// layer l<<(g-k) | r, and its other place is base bucket alt(i, fp) with
-// layer (l<<(g-k) | r) ^ H(fp). The map is an involution, as alt and the
-// xor are, and never maps a bucket to itself, as alt does not.
+// The second bucket has base alt(i1, fp) on m0 buckets and layer bits
+// L2 = L ^ H(fp), so displacements move load between layers, which would
+// otherwise fill unevenly. A slot keeps the layer bits of its own bucket,
+// so one rule serves both: in bucket B = i*2^k + l, v = fp | r<<f has layer
+// l<<(g-k) | r, and its other place is base alt(i, fp) with that layer ^
+// H(fp): an involution without fixed points, as alt is.
 //
-// Doubling. Bucket B of stage k becomes buckets 2B and 2B+1 of stage k+1:
-// each slot moves to 2B + (its top layer bit) and loses that bit. A bucket's
-// four slots split between two buckets, so none overflows and nothing is
-// displaced: a doubling is one pass over the table, in order.
-//
-// The rate. A lookup at stage k compares f+g-k bits (the fingerprint and
-// the layer bits kept), so a growing filter's false-positive rate is at
-// most that of f bits at the same load: at most the configured rate at
-// every stage. At stage g its slots are f bits and it has M buckets, the
-// space of a fixed filter for MaxCapacity.
-//
-// The layer bits come from the low half of the hash, after the fingerprint:
-// locate maps it onto the 2^f-1 fingerprints with a multiplication, and the
-// low 32 bits of that product are uniform over the key's fingerprint's
-// share of the hashes; their top g bits are L. That needs f+g <= 32, which
-// is also the widest slot.
+// Doubling: bucket B of stage k becomes 2B and 2B+1, each slot going by
+// its top layer bit, which it loses; four slots split between two buckets,
+// so nothing overflows and a doubling is one pass over the table. A lookup
+// at stage k compares f+g-k bits, so the rate is at most that of f bits:
+// the configured one at every stage. At stage g it is a fixed filter for
+// MaxCapacity. L is the top g bits of the low 32 bits of locate's
+// fingerprint product, uniform over the fingerprint's share of the hashes:
+// that needs f+g <= 32, also the widest slot.
 
 // locate derives the fingerprint and the first bucket from a hash. They come
 // from disjoint halves of it: the bucket from the high 32 bits, the

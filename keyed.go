@@ -2,25 +2,18 @@ package cuckoo
 
 // Keyed filters (Config.Key): for keys an adversary may choose.
 //
-// An unkeyed filter's hash is seeded, not keyed: its seed is no secret (one
-// Hash of a known integer key gives it back), and with it anyone can make
-// keys that share a fingerprint and a bucket pair. A keyed filter hashes
-// every key with SipHash-2-4 (hash.go) under a 128-bit key instead:
-// without the key, its outputs cannot be predicted. They can be searched,
-// though: whoever sees Hash values of keys of their choice can try keys
-// until some share a bucket pair (a few hundred thousand Hash calls find a
-// dozen for a 1,000-key filter), so Hash values must be kept from whoever
-// chooses keys, as the key itself is.
+// An unkeyed filter's seed is no secret, and with it anyone can make keys
+// that share a fingerprint and a bucket pair. A keyed filter hashes every
+// key with SipHash-2-4 (siphash.go) under a 128-bit key, whose outputs
+// cannot be predicted without it; they can be searched by whoever sees Hash
+// values, so those stay as secret as the key (README, "Security").
 //
-// The key never leaves the filter: Hash gives SipHash values, printing shows
-// only that the filter is keyed (string.go), and an encoding (its header)
-// records a flag and a check value, SipHash of a fixed message
-// under the key, which tells a wrong key from the right one and nothing
-// about either. Decoding takes the key from the caller: the Filter decoded
-// into must have been made with it, and NewKeyedView takes it.
-//
-// A keyed filter's kind carries kindKeyed, so the lookup's integer fast
-// path never takes it and unkeyed filters pay nothing for the mode.
+// The key never leaves the filter: printing shows only that it is keyed,
+// and an encoding records a check value (SipHash of a fixed message under
+// the key) that tells a wrong key from the right one and nothing more;
+// decoding takes the key from the caller. A keyed filter's kind carries
+// kindKeyed, so the lookup's integer fast path never takes it and unkeyed
+// filters pay nothing for the mode.
 
 // sameKey reports whether two hashers hash with the same key, or neither
 // with one.

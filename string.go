@@ -7,20 +7,12 @@ import (
 	"strconv"
 )
 
-// Printing a filter or view shows what it is, never what it holds: the key
-// family, the fingerprint width, the layout, the item count, the capacity and
-// the load. Format sends every verb to String or GoString, so no verb prints
-// the seed, the displacement PRNG state (which starts at the seed) or the
-// table bytes.
-//
-// Filter's methods have pointer receivers, as ConcurrentFilter's do: a
-// Filter must not be copied, go vet reports copies (noCopy), and a value
-// receiver would be one. So fmt describes a *Filter, and a Filter it reaches
-// by value (a field of a struct printed through a pointer) has no methods
-// there and prints its fields: the seed and the table, never the key, which
-// is behind a pointer (hasher.secret). Structs hold a *Filter. A View may be
-// copied, so its methods keep value receivers and a View held by value
-// prints as a *View does.
+// Printing shows what a filter is, never what it holds: Format sends every
+// verb to String or GoString, so no verb prints the seed, the PRNG state or
+// the table. Filter's methods have pointer receivers (a value receiver would
+// be a copy, which vet reports), so a Filter reached by value prints its
+// fields, the seed and table but never the key (behind hasher.secret);
+// structs hold a *Filter. A View may be copied: value receivers.
 
 // String describes the filter in one line, for example
 //

@@ -96,23 +96,12 @@ func (v *View[T]) EstimatedFalsePositiveRate() float64 { return v.r.estimatedFPR
 func NewView[T Hashable](data []byte) (*View[T], error) { return newView[T](data, checkAll, nil) }
 
 // NewViewUnverified is NewView in constant time: it checks only what the
-// header can tell. That is the magic and the version, every header field
-// against its range (layout, width, bucket count, item count at most the
-// slots, capacity, seed not 0, ...), that len(data) is exactly the length
-// the header describes, and that the key family is T's and fits the
-// platform. Errors are NewView's.
-//
-// It reads neither the CRC-32C nor the table, so it cannot notice a changed
-// byte that leaves the header in range. A flipped bit of the seed or of any
-// table byte goes unnoticed, and the View answers wrongly, false negatives
-// included: with another seed every key hashes elsewhere, and nearly every
-// stored key is reported absent. A wrong item count gives a wrong Len and
-// LoadFactor. Whatever the bytes, the View never reads outside data and
-// never panics.
-//
-// Use it only for bytes whose integrity is established otherwise, for
-// example by a checksum that the storage layer verifies, or by an earlier
-// NewView over the same unchanged bytes.
+// header tells (every field in range, len(data) the length it describes,
+// the key family T's), with NewView's errors. It reads neither the CRC-32C
+// nor the table, so a changed seed or table byte goes unnoticed and the
+// View answers wrongly, false negatives included; whatever the bytes, it
+// never reads outside data and never panics. Use it only on bytes verified
+// otherwise (a storage layer's checksum, an earlier NewView).
 func NewViewUnverified[T Hashable](data []byte) (*View[T], error) {
 	return newView[T](data, checkHeader, nil)
 }
