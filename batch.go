@@ -56,13 +56,9 @@ func hashKeys[T Hashable](h *hasher, kind keyKind, keys []T, out []uint64) {
 // same result: it returns len(keys) and nil, or the number inserted before
 // the first key whose insert failed and that insert's error (ErrFull or
 // ErrTooManyDuplicates), which leaves the filter as the failed Insert would.
-// The keys after it are not inserted.
-//
-// A batch hashes a block of keys and, while it inserts, fetches the buckets
-// of the keys ahead (and, in a table larger than half the last-level
-// cache, the buckets their displacement walks will look at first), so that
-// an insert rarely waits for memory: in a large filter it is about twice as
-// fast per key as a loop of Insert (README, "Performance").
+// The keys after it are not inserted. While it inserts, it fetches the
+// buckets of the keys ahead, so that in a large filter it costs a fraction
+// of a loop of Insert (README, "Performance").
 func (f *Filter[T]) InsertBatch(keys []T) (int, error) {
 	if f.c.t.data == nil && len(keys) > 0 {
 		return 0, errZeroFilter
@@ -141,13 +137,10 @@ func (c *core) insertHashes(hs []uint64) (int, error) {
 }
 
 // walkPrefetchMin is the table size, in bytes, from which insertHashes
-// prefetches the walks' first buckets: half the last-level cache (16 MiB
-// where it is unknown), since the table shares it with the keys streaming
-// in and with the other cores: on a 32 MiB L3 it made fills of tables of
-// 25 MiB and more 12-15% faster and of 1.6 MiB 26-34% slower
-// (bench/RESULTS.md, "Prefetching the walks"); where cpuid does not give
-// the L3 (arm64), 16 MiB is a guess. A variable, so that tests can take
-// the path on small tables.
+// prefetches the walks' first buckets: half the last-level cache, which the
+// table shares with the keys and the other cores (on a 32 MiB L3, fills of
+// 25 MiB tables 12-15% faster, of 1.6 MiB 26-34% slower: bench/RESULTS.md);
+// 16 MiB, a guess, where cpuid does not give the L3. A variable for tests.
 var walkPrefetchMin = walkPrefetchSize(cpuid.CPU.Cache.L3)
 
 // walkPrefetchSize is walkPrefetchMin for a last-level cache of l3 bytes,
@@ -168,11 +161,9 @@ func (c *core) walkAhead() bool {
 }
 
 // prefetchWalks prefetches, for each hash of hs (at most batchChunk) whose
-// two buckets are both full, the buckets the first step of its
-// displacement walk reads: the other buckets of the fingerprints in both of
-// its buckets, as the walk starts from either. The table is read, not
-// written; a bucket that has changed by the time the key goes in costs a
-// wasted prefetch, nothing else.
+// two buckets are full, the buckets its walk's first step reads (the other
+// buckets of the fingerprints in both). It only reads: a bucket changed by
+// the time the key goes in costs a wasted prefetch.
 func prefetchWalks(t *table, hs []uint64) {
 	var offs [2 * slotsPerBucket * batchChunk]uint64
 	n := 0

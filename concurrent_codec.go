@@ -8,12 +8,9 @@ import (
 
 // Decoding into a ConcurrentFilter, its text encoding, Clone and Merge.
 //
-// The decoders (UnmarshalBinary, ReadFrom, UnmarshalText) replace the whole
-// filter, its hash and Config included: like any Go value given to an
-// Unmarshal, the filter must not be in use by other goroutines meanwhile.
-// They are for loading a filter before sharing it, such as a zero
-// ConcurrentFilter in a struct that encoding/json fills. Clone and Merge
-// are safe for concurrent use, as every other method.
+// The decoders replace the whole filter, hash and Config included, so like
+// any value given to an Unmarshal it must not be in use meanwhile: they load
+// a filter before it is shared. Clone and Merge are safe for concurrent use.
 
 // UnmarshalBinary replaces the filter with the one encoded in data (either
 // encoding, FORMAT.md), with Filter.UnmarshalBinary's checks and errors. It
@@ -31,11 +28,10 @@ func (f *ConcurrentFilter[T]) UnmarshalBinary(data []byte) error {
 }
 
 // ReadFrom replaces the filter with one read from r, exactly one encoding,
-// as Filter.ReadFrom does, and returns the number of bytes read. It reads
-// the encoding into a buffer first, which a header claiming a huge table
-// cannot make larger than the bytes that follow it, then copies it into
-// the table: two allocations of the filter's size. It must not run while
-// other goroutines use the filter; after an error the filter is unchanged.
+// as Filter.ReadFrom does, and returns the number of bytes read. It
+// allocates a buffer of the bytes read (never more, whatever the header
+// claims), then the table. It must not run while other goroutines use the
+// filter; after an error the filter is unchanged.
 func (f *ConcurrentFilter[T]) ReadFrom(r io.Reader) (int64, error) {
 	buf, err := readEncoding(r)
 	if err == nil {
@@ -100,10 +96,9 @@ func (f *ConcurrentFilter[T]) Clone() *ConcurrentFilter[T] {
 
 // Merge adds every fingerprint that o holds to f, as Filter.Merge does,
 // with its conditions and errors; to merge another ConcurrentFilter, pass
-// its Snapshot. Lookups go on meanwhile and never miss a key: Merge works on
-// a copy of the table and publishes it, as growth does, with one atomic
-// store once every fingerprint is in, and the copy holds every fingerprint
-// the old table did. On error the filter is unchanged.
+// its Snapshot. Lookups go on meanwhile and never miss a key: Merge fills a
+// copy of the table and publishes it once every fingerprint is in. On error
+// the filter is unchanged.
 func (f *ConcurrentFilter[T]) Merge(o *Filter[T]) error {
 	if o == nil {
 		return fmt.Errorf("%w: Merge with a nil *Filter", ErrIncompatible)

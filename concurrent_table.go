@@ -27,11 +27,9 @@ type ctable struct {
 	rec   recorder        // empty but in the model test's build (concurrent_record.go)
 }
 
-// maxStripes caps the number of version counters (a table has the smallest
-// power of two of them at least its bucket count, up to this). 1024
-// stripes of 8 bytes are 8 KiB, small enough to stay cached beside the
-// buckets a lookup reads; a write session then makes a lookup of other
-// buckets retry only if one of them shares its stripe, about 2 in 1024.
+// maxStripes caps the version counters (the smallest power of two at least
+// the bucket count, up to this): 8 KiB stays cached beside the buckets, and
+// a session makes a lookup of other buckets retry about 2 times in 1024.
 const maxStripes = 1024
 
 // ctableWords is the number of words for m buckets of bbits bits: the
@@ -169,20 +167,15 @@ func (s *ctable) bucketMatches(b uint64, v uint32) (mlo, mhi uint64) {
 // The writer's side: the table's plain reads, and stores inside write
 // sessions.
 
-// fill sets the empty slot at bit p, whose bits are all zero, to v (at
-// most 32 bits): the packed codec's insert, written out for the insert
-// fast paths (concurrent.go, moveNear). v's bits are or'ed into the one or two words the slot
-// lies in, each stored with a release store (store). Where unalignedLoads,
-// the words are the table's byte stream and a store may be at any address:
-// one store of the 8 bytes from the slot's first byte holds it (7 bits of
-// offset and 32 of slot). Its other bytes are stored as they were, and
-// only the writer stores, so a reader that loads any of them sees what it
-// would have seen without the store. Neither Intel nor AMD promises that a
-// misaligned store is seen whole (AMD not even across an 8-byte boundary),
-// so a reader may see any part of the slot's new bits, as it may see the
-// first of the two word stores below without the second: a fill is safe
-// anyway, since it only turns zero bits into v and removes nothing a
-// reader must find (concurrent.go).
+// fill sets the empty (all zero) slot at bit p to v, at most 32 bits: the
+// packed codec's insert, written out for the insert fast paths
+// (concurrent.go, moveNear). v is or'ed into the one or two words the slot
+// lies in, each with a release store; where unalignedLoads, one 8-byte
+// store from the slot's first byte, its other bytes stored as they were.
+// A reader may see any part of the new bits (no x86 vendor promises a
+// misaligned store is seen whole), as it may see one of two word stores
+// without the other: safe, since a fill only turns zero bits into v and
+// removes nothing a reader must find.
 func (s *ctable) fill(p uint64, v uint32) {
 	if unalignedLoads {
 		a := (*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), p>>3))
@@ -229,12 +222,10 @@ func (s *ctable) store(i, w uint64) {
 }
 
 // setBucket stores (lo, hi), whatever bits it has past the bucket's, as
-// bucket b, whose words the writer reads as they are: the words whose bits
-// change, each with a release store. If the change is an insert (the new
-// value holds every value of the old) and one word changes, that one atomic
-// store is the whole write: a reader sees the bucket before or after it,
-// and either holds every key it must find, so it needs no write session
-// (concurrent.go). Any other change is a write session.
+// bucket b: the words whose bits change, each with a release store. An
+// insert (the new value holds every old one) that changes one word needs no
+// write session: a reader sees the bucket before or after the store, and
+// either holds every key it must find. Any other change is a session.
 func (s *ctable) setBucket(b, lo, hi uint64, insert bool) {
 	p := b * uint64(s.t.bbits)
 	i, sh := p>>6, p&63

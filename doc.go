@@ -15,11 +15,10 @@
 //
 // # Keys
 //
-// Keys are Go's integer, float, string and []byte types, and the byte arrays
-// [16]byte (UUIDs) and [32]byte (SHA-256 digests), named types included; see
-// Hashable. Types of one family hash alike: all integers by value, both
-// floats as float64, and strings, byte slices and byte arrays by their bytes
-// (a UUID id and id[:] have the same hash).
+// Keys are Go's integer, float, string and []byte types, [16]byte (UUIDs)
+// and [32]byte (digests), named types included. Types of one family hash
+// alike: integers by value, floats as float64, the others by their bytes
+// (see Hashable).
 //
 // # Guarantees
 //

@@ -9,16 +9,12 @@ import (
 // growable filter's inserts that must double its table follow the growth
 // policy (growth.go).
 
-// insert adds the key of kind k at p (a hash for kindHash).
-//
-// Its first part is the common case of a packed table with slots of at
-// most 16 bits and a free slot in one of the key's buckets, in one
-// function: both buckets read before either is tested, the first with a
-// free slot chosen (the compiler keeps this a branch; an arithmetic choice
-// measured no faster), the slot written in place. Its second is the same
-// for a fixed semi-sorted table with f <= 16 (semiAdd2). A fixed
-// table goes from either straight to the displacement walk (insertFull)
-// when both buckets are full; the other cases take insertSlow.
+// insert adds the key of kind k at p (a hash for kindHash). The common
+// cases are written out here: a packed table with slots of at most 16 bits,
+// both buckets read before either is tested and the free slot written in
+// place (a branch: an arithmetic choice measured no faster), then a fixed
+// semi-sorted one with f <= 16 (semiAdd2). Both full, a fixed table goes
+// straight to the walk (insertFull); other tables take insertSlow.
 func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 	var h uint64
 	switch k { // as in lookup
@@ -141,19 +137,14 @@ func (c *core) insertHash(h uint64) error { return c.insert(kindHash, unsafe.Poi
 // leaves the table as it was.
 
 // kick makes room for a key whose buckets i1 and i2 are full (holding it as
-// v1 and v2), by a random walk: put it into a random slot of one of its
-// buckets, take out the fingerprint that was there, move it to its other
-// bucket, and so on until a fingerprint lands in a free slot or maxKicks
-// steps are done.
-//
-// Each step prefers a fingerprint whose other bucket has room (a look-ahead
-// of one step), which lets the walk reach higher loads in fewer steps.
-//
-// The walk records which slot each step wrote (2 bits a step). If it fails it
-// runs backwards: the homeless fingerprint's other bucket is the bucket it
-// was taken from, and swapping it back into the recorded slot hands back the
-// fingerprint placed there. Undoing every step restores the table bit for
-// bit, so a failed insert loses nothing.
+// v1 and v2) by a random walk: it puts the key into a slot of one bucket,
+// moves the fingerprint it took out to that one's other bucket, and so on,
+// until one lands in a free slot or maxKicks steps are done. Each step
+// prefers a fingerprint whose other bucket has room (a look-ahead of one
+// step), reaching higher loads in fewer steps. The walk records the slot of
+// each step (2 bits); a failed one runs backwards, swapping each homeless
+// fingerprint back into its recorded slot, which restores the table bit for
+// bit.
 func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	var stack [kickStackSteps / 4]byte
 	path := stack[:]
@@ -199,14 +190,11 @@ func (c *core) kickWalk(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32)
 	return false
 }
 
-// kickNarrow is kick for a fixed packed table with f <= 16, whose buckets
-// are one word each. It takes the same steps as kick, with fewer
-// instructions: a step reads its bucket once, and the look-ahead's reads of
-// the four other buckets are what the step then uses, both for the bucket
-// the victim goes to and for that bucket's free slot. (The bucket written,
-// b, is never one of them: alt(b, fp) != b.) Through kickWalk, filling a
-// filter (f = 13) took 427 instructions an insert instead of 256
-// (bench/icount).
+// kickNarrow is kick for a fixed packed table with f <= 16 (one word a
+// bucket): the same steps, each reading its bucket once and reusing the
+// look-ahead's reads of the other buckets (never b: alt(b, fp) != b).
+// Through kickWalk, an insert took 427 instructions instead of 256 (f = 13,
+// bench/icount).
 func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 	// What a step needs, in locals: the compiler reloads fields after each
 	// store to the table.
@@ -245,13 +233,10 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 }
 
 // kickGrownNarrow is kickNarrow for a growable packed table with slots of
-// at most 16 bits (classGrownNarrow), whose values move to their other
-// places as other gives them, layer bits and all: the same steps as
-// kickWalk, each reading its bucket once and reusing the look-ahead's
-// reads. As in kickNarrow, the four look-aheads are written out and the
-// table's fields read once into locals: a loop over them, reading through
-// t, took 30 instructions more an insert (f = 13, growing from 1/1024),
-// and kickWalk 629 instead of 523 (bench/icount).
+// at most 16 bits, values moving as other gives them, layer bits and all.
+// The look-aheads are written out with the fields in locals: a loop through
+// t took 30 instructions more an insert, and kickWalk 629 instead of 523
+// (f = 13, growing from 1/1024, bench/icount).
 func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	t := &c.t
 	data, bbits := t.data, uint64(t.bbits)
@@ -395,11 +380,9 @@ func setStep(path []byte, k int, slot uint) {
 
 func step(path []byte, k int) uint { return uint(path[k/4]>>(uint(k%4)*2)) & 3 }
 
-// kickSemi is kickNarrow for a fixed semi-sorted table with f <= 16: the
-// same steps as kick, each decoding its bucket once and reusing the
-// look-ahead's reads. A slot number is a rank in the bucket's sorted order.
-// Through kickWalk, filling a filter (f = 13) took 593 instructions an
-// insert instead of 385 (bench/icount).
+// kickSemi is kickNarrow for a fixed semi-sorted table with f <= 16; a slot
+// number is a rank in the bucket's sorted order. Through kickWalk, an
+// insert took 593 instructions instead of 385 (f = 13, bench/icount).
 func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
 	t := &c.t
 	m := t.m0
