@@ -34,13 +34,11 @@ package cuckoo
 // fingerprint product, uniform over the fingerprint's share of the hashes:
 // that needs f+g <= 32, also the widest slot.
 
-// locate derives the fingerprint and the first bucket from a hash. They come
-// from disjoint halves of it: the bucket from the high 32 bits, the
-// fingerprint from the low 32, each mapped onto its range by a multiply and a
-// shift, so no bucket count needs to be a power of two and fingerprint 0 is
-// never produced.
-//
-// For a growable table i1 is the base bucket, in [0, m0).
+// locate derives the fingerprint and the first bucket (for a growable table
+// the base bucket, in [0, m0)) from disjoint halves of a hash: the bucket
+// from the high 32 bits, the fingerprint from the low 32, each mapped onto
+// its range by a multiply and a shift, so no bucket count need be a power of
+// two and fingerprint 0 never comes out.
 func (t *table) locate(h uint64) (fp uint32, i1 uint64) { return locateOn(h, t.fpRange, t.m0) }
 
 // locateOn is locate for fpRange fingerprints and m base buckets.
@@ -52,12 +50,9 @@ func locateOn(h, fpRange, m uint64) (fp uint32, i1 uint64) {
 //
 //	alt(i, fp) = (m - i - r(fp)) mod m,  r(fp) odd, 1 <= r(fp) < m
 //
-// It is an involution, alt(alt(i, fp), fp) = (m - (m - i - r) - r) = i mod m,
-// so it needs only the bucket and the fingerprint. Because m is even and r odd,
-// i - alt(i, fp) = 2i + r - m is odd, so alt(i, fp) != i: every key has two
-// distinct buckets.
-//
-// For a growable table it is the other base bucket, in [0, m0).
+// It is an involution (m - (m - i - r) - r = i mod m) that needs only the
+// bucket and the fingerprint; m even and r odd make i - alt(i, fp) odd, so
+// every key has two distinct buckets. For a growable table, base buckets.
 func (t *table) alt(i uint64, fp uint32) uint64 { return altOn(i, fp, t.m0) }
 
 // altOn is alt for m buckets.
@@ -191,11 +186,10 @@ func (t *table) doubleInto(n *table) {
 	}
 }
 
-// doubleNarrow is doubleInto for a packed table with f <= 16, written out:
-// the doubling of most growable filters' last stages. Each child bucket is
-// assembled in a word and or'ed into the empty new table, whose
-// buckets of at most 60 bits start 0 or 4 bits into a byte, so that one
-// 64-bit load and store hold one.
+// doubleNarrow is doubleInto for a packed table with f <= 16 (most growable
+// filters' last stages), written out: each child bucket, at most 60 bits
+// from 0 or 4 bits into a byte, is assembled in a word and or'ed into the
+// empty new table with one load and store.
 func (t *table) doubleNarrow(n *table) {
 	f, top, nf, nb := t.f&31, (t.f-1)&31, n.f&31, uint64(n.bbits)
 	mask, low := uint64(t.slotMax), uint64(1)<<top-1
@@ -262,20 +256,13 @@ func (x *placedKey) placeIn(t *table) (b1 uint64, v1 uint32, b2 uint64, v2 uint3
 	return b1, v1, b2, v2
 }
 
-// insertGrowing inserts x into c's table, which can double, by the growth
-// policy that Insert and Merge share: the table doubles first when it holds as
-// many items as its stage is made for, and again each time the insert
-// fails with ErrFull while it can double (failed says that x has just
-// failed so at the current stage). ErrFull comes only once the last stage
-// has failed too, and then the filter is as it was, stage and bytes: a
-// doubling builds a new table and does not touch the old one.
-// ErrTooManyDuplicates is returned before any doubling: a doubling keeps
-// the copies of a key together, so it would not help. (A failure after
-// doublings takes a tiny MaxKicks or keys that collide on purpose; each
-// such failure repeats the doublings.)
-//
-// The concurrent filter's insertSlow runs it too, on a core over its
-// current table, once the first write is to a doubled table no reader sees.
+// insertGrowing inserts x into c's table, which can double, by the policy
+// Insert, Merge and the concurrent insertSlow share: the table doubles
+// first when its stage is full, and again each time the insert fails with
+// ErrFull while it can (failed: x has just failed at this stage). ErrFull
+// comes only after the last stage, with the filter as it was: a doubling
+// builds a new table. ErrTooManyDuplicates comes before any doubling,
+// which keeps a key's copies together and so would not help.
 func (c *core) insertGrowing(x *placedKey, failed bool) error {
 	if !failed && c.count >= c.t.stageCapacity() {
 		if c.t.countMatches(x.placeIn(&c.t)) == 2*slotsPerBucket {

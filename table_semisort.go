@@ -19,9 +19,8 @@ const (
 )
 
 // semiDecode maps a code to its four sorted nibbles, nibble k in bits
-// [4k, 4k+4). Codes 3876..4095 are invalid and decode to 0; the array is
-// 4096 long so that indexing with a 12-bit value needs no bounds check. It is
-// 8 KiB, shared by every filter.
+// [4k, 4k+4); codes 3876..4095 are invalid and decode to 0, so that a
+// 12-bit index needs no bounds check. 8 KiB, shared by every filter.
 var semiDecode [1 << semiCodeBits]uint16
 
 // semiEncLo[a<<4|b] + semiEncHi[c<<4|d] is semiEncode(a, b, c, d): the
@@ -159,14 +158,11 @@ func (s *shape) semiSlots(blo, bhi uint64) (v [4]uint32) {
 	return v
 }
 
-// semiFree reports whether a bucket, given from its first bit on (the code
-// and slot 0's low part suffice), has an empty slot: its smallest
-// fingerprint, slot 0, is 0.
-//
-// Slot 0's low part is tested first: it is in b, while the prefix needs a
-// load from semiDecode that waits for b. A full bucket has a low part of 0
-// only once in 2^w, so the walk's look-ahead, which tests four buckets a
-// step, almost never waits for the table (filling 1M keys, f = 13: -8%).
+// semiFree reports whether a bucket, given from its first bit on, has an
+// empty slot: its smallest fingerprint, slot 0, is 0. Slot 0's low part,
+// in b, is tested before the prefix, a load from semiDecode that waits for
+// b; a full bucket has a zero low part once in 2^w, so the walk's
+// look-ahead rarely waits for it (filling 1M keys, f = 13: -8%).
 func (s *shape) semiFree(b uint64) bool {
 	return uint32(b>>semiCodeBits)&s.lowMask == 0 && semiDecode[b&(1<<semiCodeBits-1)]&0xf == 0
 }
@@ -223,11 +219,10 @@ func (s *shape) semiEncodeSlots(v [4]uint32) (lo, hi uint64) {
 	return s.semiPack(v[0], v[1], v[2], v[3])
 }
 
-// semiPack is semiEncodeSlots of a, b, c and d. It sorts them with a
-// five-comparator network. The order of fingerprints is random, so a branch
-// on it would be mispredicted half the time; the comparators are arithmetic (minMax) because the compiler makes min and
-// max branches where, as here, the results index a table (semiEncode). The
-// values are scalars, not an array's elements, so they stay in registers.
+// semiPack is semiEncodeSlots of a, b, c and d, sorted by a network of five
+// comparators in registers. They are arithmetic (minMax): fingerprints come
+// in random order, and the compiler makes min and max branches where, as
+// here, the results index a table.
 func (s *shape) semiPack(a, b, c, d uint32) (lo, hi uint64) {
 	a, b = minMax(a, b)
 	c, d = minMax(c, d)
