@@ -50,9 +50,8 @@ func Build[T Hashable](cfg Config, keys []T) (*Filter[T], error) {
 
 // BuildHashes is Build for keys hashed with Hash by a filter of the same
 // Seed and Key: it allocates the filter only, and leaves hashes as they
-// are. Its bound is Build's: hashes that do not fit in 16 attempts give an
-// error wrapping ErrFull, as do values that are not Hash's, such as small
-// integers, when too many of them share buckets.
+// are. Its bound is Build's, also for values that are not Hash's (small
+// integers, say), which may crowd buckets and fail with ErrFull.
 func BuildHashes[T Hashable](cfg Config, hashes []uint64) (*Filter[T], error) {
 	r, p, err := buildReader[T](cfg, len(hashes))
 	if err != nil {
@@ -67,15 +66,12 @@ func BuildHashes[T Hashable](cfg Config, hashes []uint64) (*Filter[T], error) {
 
 // AppendCompactHashes appends to b the compact encoding (AppendCompact) of
 // the filter BuildHashes(cfg, hashes) returns, and returns the extended
-// slice. It builds the table in b's spare capacity, where its encoding
-// goes, so it allocates nothing but b's growth: a caller that writes many
-// filters, such as a storage engine's filter writer, and reuses b and
-// hashes allocates nothing once they are large enough.
-//
-// Only unkeyed filters have a compact encoding: a Config with a Key gives
-// an error wrapping ErrIncompatible. Hashes that BuildHashes cannot place
-// give its error, wrapping ErrFull, after the same bounded work and
-// memory. On an error b is returned unchanged.
+// slice. It builds the table in b's spare capacity, so it allocates
+// nothing but b's growth: a writer that reuses b and hashes allocates
+// nothing once they are large enough. A Config with a Key gives an error
+// wrapping ErrIncompatible; hashes that BuildHashes cannot place give its
+// error, wrapping ErrFull, after the same bounded work and memory. On an
+// error b is returned unchanged.
 func AppendCompactHashes[T Hashable](b []byte, cfg Config, hashes []uint64) ([]byte, error) {
 	r, p, err := buildReader[T](cfg, len(hashes))
 	switch {
@@ -152,30 +148,23 @@ const buildLoad = 0.977
 const buildAttempts = 16
 
 // build inserts the distinct hashes hs (InsertUnique's sense) into the
-// smallest table it can: the first of its attempts that holds them all.
-// Each attempt starts over from an empty table of more buckets. Attempts
-// are sized for len(hs) keys; the first that stores clearly fewer (hs
-// repeats keys) starts over, once, from the size for those it stored.
+// first of its attempts, each an empty table of more buckets, that holds
+// them all. Attempts are sized for len(hs) keys; the first that stores
+// clearly fewer (hs repeats keys) starts over, once, from the size for
+// those it stored. Each works in the buffer alloc returns for at least n
+// bytes, or the last attempt's if large enough: the table, then the path
+// of its long walks.
 //
-// Each attempt works in the buffer that alloc returns for n bytes (at least
-// n), or in the last attempt's if it is large enough: its table is the
-// buffer's first bytes, and the path of its long walks comes after them.
-//
-// Its work and memory are bounded by len(hs), whatever the hashes: no
-// growth of the table can place keys that crowd into too few buckets at
-// every size (nine of distinct fingerprints that share a bucket pair, as
-// hashes below 2^32 whose fingerprints give alt an offset of 1 do, or
-// hashes that are not uniform), so build does not grow the table waiting
-// for them to spread, but gives up. The first pass makes at most
-// buildAttempts attempts, on tables of at most 1.061 * buildStart(len(hs))
-// + 30 buckets; the second (when keys repeat) at most buildAttempts below
-// the size the first filled, then one at that size, which holds the keys
-// as it did: the same hashes, table size and seed place them the same way.
-// So a build makes at most 2*buildAttempts+1 attempts, each of at most
-// len(hs) inserts of at most kicks displacements, on tables whose size is
-// set by len(hs) alone. When the first pass fails, build returns an error
-// wrapping ErrFull (buildFailed names the keys, when it can); no key is
-// ever dropped.
+// Work and memory are bounded by len(hs), whatever the hashes: no table
+// growth places keys crowded into too few buckets at every size (nine of
+// distinct fingerprints sharing a bucket pair, or non-uniform hashes), so
+// build gives up rather than grow. The first pass makes at most
+// buildAttempts attempts, on at most 1.061 * buildStart(len(hs)) + 30
+// buckets; the second at most buildAttempts below the size the first
+// filled, then that size, which places the same hashes the same way: at
+// most 2*buildAttempts+1 attempts of len(hs) inserts of at most kicks
+// steps. A failed first pass returns an error wrapping ErrFull
+// (buildFailed names the keys when it can); no key is ever dropped.
 func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, error) {
 	f, layout := p.f, p.layout
 	m := buildStart(len(hs), f)

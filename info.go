@@ -68,14 +68,12 @@ func (r *reader) config(maxKicks int) Config {
 
 // Config returns the Config that makes an empty filter compatible with f:
 // New(f.Config()) hashes keys alike and has the same table, so it can be
-// Merged into f. It never includes the Key: for a keyed filter, set
-// Config.Key to the filter's key. For a filter made by Build or decoded
-// from a compact encoding, Config.Capacity is its Capacity, whose table New
-// makes the same but for two kinds New never makes: tables of 2 buckets
-// (Build's for 8 keys or fewer) and, with fingerprints of 10 bits or
-// fewer, the few bucket counts that split the table (see Config.Capacity);
-// there the Config gives the same hash and width, not the same table. A
-// zero Filter gives the zero Config.
+// Merged into f. It never includes the Key: for a keyed filter, set it
+// again. For a filter made by Build or decoded from a compact encoding,
+// Config.Capacity is its Capacity, and New makes the same table but for
+// tables New never makes (2 buckets, or with fingerprints of 10 bits or
+// fewer a few bucket counts): there only the hash and width are the same.
+// A zero Filter gives the zero Config.
 func (f *Filter[T]) Config() Config { return f.c.config(f.c.maxKicks) }
 
 // Info returns a snapshot of the filter's size, load and parameters.

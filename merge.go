@@ -4,16 +4,13 @@ import "fmt"
 
 // Merge adds every fingerprint that o holds to f, without keys: afterwards
 // f answers Contains and Count for every key inserted into either as if it
-// had been inserted into f. This is how filters built in parallel (one per
-// shard, worker or machine) become one. o is not changed.
-//
-// The filters must hash alike (the same Seed and Key) and have the same fingerprint
+// had been inserted into f, so filters built in parallel become one. o is
+// not changed. The filters must hash alike (Seed and Key) and have the same
 // width, Layout and bucket geometry, which the same Config gives (MaxKicks
-// aside); otherwise Merge returns an error wrapping ErrIncompatible. A growable f doubles as needed, also to reach o's size.
-// If the fingerprints do not all fit, Merge returns the error an Insert
-// would (ErrFull, ErrTooManyDuplicates) and f is exactly as it was: Merge
-// works on a copy of f's table, which it allocates, and keeps it only when
-// every fingerprint is in.
+// aside); otherwise Merge returns an error wrapping ErrIncompatible. A
+// growable f doubles as needed. If the fingerprints do not all fit, Merge
+// returns an Insert's error (ErrFull, ErrTooManyDuplicates) and f is as it
+// was: Merge fills a copy of f's table, which it allocates, O(f's size).
 func (f *Filter[T]) Merge(o *Filter[T]) error {
 	if err := f.checkMerge(o); err != nil {
 		return err

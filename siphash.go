@@ -11,14 +11,11 @@ import (
 // short-input PRF", INDOCRYPT 2012). Written from the paper; the tests check
 // it against the reference implementation's 64 published vectors.
 //
-// SipHash-2-4, not 1-3: a keyed filter's Hash values leave the process, so
-// an attacker may see outputs for inputs of their choice, the setting in
-// which only 2-4 claims PRF security; 1-3 would save about 4 ns of a 28 ns
-// keyed lookup (bench/RESULTS.md, "SipHash-2-4 or 1-3").
-//
-// Its methods mirror hasher's: u64 for integer keys, bytes and string for
-// the rest, all equal on the same bytes. Beware when storing a sipHasher in
-// a type that fmt may print: %v shows unexported fields, key words included.
+// 2-4, not 1-3: Hash values leave the process, so an attacker may see
+// outputs for chosen inputs, where only 2-4 claims PRF security; 1-3 would
+// save about 4 ns of a 28 ns keyed lookup (bench/RESULTS.md). Its methods
+// mirror hasher's. fmt's %v would print its key words: keep it behind a
+// pointer (keyRef).
 type sipHasher struct {
 	k0, k1 uint64 // the key, as two little-endian words
 }
