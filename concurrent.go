@@ -129,11 +129,9 @@ func NewConcurrent[T Hashable](cfg Config) (*ConcurrentFilter[T], error) {
 	return f, nil
 }
 
-// NewConcurrentFrom returns a concurrent filter holding a copy of f: the same
-// keys, Config and seed. f is not changed, and may not change while it is
-// copied. Of a zero Filter, or nil, it returns a zero ConcurrentFilter, as
-// Clone of a zero Filter returns a zero Filter: it answers as empty, and its
-// inserts and encodings return errors wrapping ErrIncompatible.
+// NewConcurrentFrom returns a concurrent filter holding a copy of f: the
+// same keys, Config and seed. f must not change while it is copied. Of a
+// zero Filter, or nil, it returns a zero ConcurrentFilter.
 func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
 	if f == nil || f.c.t.data == nil {
 		return new(ConcurrentFilter[T])
@@ -186,9 +184,8 @@ func (f *ConcurrentFilter[T]) Count(key T) int { return f.c.countHash(f.Hash(key
 // CountHash is Count for a key hashed with Hash.
 func (f *ConcurrentFilter[T]) CountHash(h uint64) int { return f.c.countHash(h) }
 
-// Insert adds key; see Filter.Insert. Concurrent inserts and deletes run one
-// at a time; lookups go on meanwhile. A failed insert leaves the filter
-// exactly as it was.
+// Insert adds key, with Filter.Insert's errors and promises; lookups go on
+// meanwhile.
 func (f *ConcurrentFilter[T]) Insert(key T) error { return f.c.insert(f.c.kind, unsafe.Pointer(&key)) }
 
 // InsertHash is Insert for a key hashed with Hash.
@@ -199,9 +196,8 @@ func (f *ConcurrentFilter[T]) InsertHash(h uint64) error {
 // InsertBatch inserts keys in order, as a loop of Insert would, and returns
 // how many went in: len(keys) and nil, or the number before the first key
 // whose insert failed and that insert's error; see Filter.InsertBatch. It
-// takes the writers' mutex once for every 256 keys and fetches their buckets
-// ahead, so it costs much less per key than a loop of Insert; lookups go on
-// meanwhile, other writers wait for at most those 256 inserts.
+// takes the writers' mutex once per 256 keys, so other writers wait for at
+// most 256 inserts, and costs less per key than a loop of Insert.
 func (f *ConcurrentFilter[T]) InsertBatch(keys []T) (int, error) {
 	if f.c.kind == kindInvalid && len(keys) > 0 {
 		return 0, errZeroConcurrent
@@ -285,8 +281,7 @@ func (f *ConcurrentFilter[T]) Len() int { return int(f.c.n.Load()) }
 func (f *ConcurrentFilter[T]) Capacity() int { return f.c.capacity }
 
 // MaxCapacity is how many distinct keys the filter accepts from empty,
-// growing: Config.MaxCapacity for a growable filter, Capacity for a fixed
-// one.
+// growing; see Filter.MaxCapacity.
 func (f *ConcurrentFilter[T]) MaxCapacity() int { return f.c.maxCapacity }
 
 // Slots is the number of fingerprint slots: 4 per bucket.
@@ -577,13 +572,11 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	return true, nil
 }
 
-// insertLocked is Filter's insert (insert.go) on the current table: the
-// common case first, a fixed table whose buckets are one word and a free
-// slot in one of the key's buckets, then, both full, a one-step
-// displacement (moveNear) before the whole search; the other tables take
-// insertSlow. The common case is the codec's insert written out for both
-// buckets, as in core.insert: through ctable.addTo an insert took 515
-// instructions instead of 355 (f = 13, bench/icount).
+// insertLocked is Filter's insert (insert.go) on the current table. The
+// common case, a fixed one-word-bucket table with a free slot in a key's
+// bucket, is written out for both buckets (through ctable.addTo, 515
+// instructions an insert instead of 355, f = 13, bench/icount); both full,
+// moveNear tries one step before the search; other tables take insertSlow.
 func (c *concurrent) insertLocked(h uint64) error {
 	s := c.cur.Load()
 	t := &s.t
@@ -625,13 +618,9 @@ func (c *concurrent) insertLocked(h uint64) error {
 }
 
 // insertSlow is Filter's insertSlow. A growable filter that must double
-// follows the growth policy that Filter and Merge use (core.insertGrowing,
-// insert.go), run by a core on the current table: a doubling builds a new
-// table and never writes the one it doubles, so the core writes only
-// tables no reader sees. Only once the key is in one is that one published,
-// so an insert that fails publishes nothing and leaves the filter exactly
-// as it was, stage included; until then lookups use s, which holds every
-// key stored before this insert.
+// runs core.insertGrowing on the current table: a doubling builds a new
+// table, so the core writes only tables no reader sees, and the one holding
+// the key is published only then; a failed insert publishes nothing.
 func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 	full := s.t.canGrow() && c.count >= s.t.stageCapacity() // doubles first
 	if !full {
@@ -674,13 +663,10 @@ func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 	return nil
 }
 
-// displace is insertAt for buckets b1 and b2 that are full: it fails with
-// ErrTooManyDuplicates if they hold only v1 and v2, else it frees a slot
-// along a path of displacements (concurrent_search.go) and adds the key.
-//
-// Buckets that hold only v1 and v2 make the search fail at once, since
-// every value in them leads back to the other, so they are told apart
-// after it.
+// displace is insertAt for full buckets b1 and b2: it frees a slot along a
+// path (concurrent_search.go) and adds the key, or fails with
+// ErrTooManyDuplicates if they hold only v1 and v2, which it tells after the
+// search fails (every value there leads back to the other bucket).
 func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
 	path, end := s.search(c.path, c.maxKicks, b1, v1, b2, v2)
 	if end < 0 {

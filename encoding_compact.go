@@ -77,21 +77,14 @@ func compactTail(s *shape, seed, count uint64) uint64 {
 
 // AppendCompact appends the filter's compact encoding (FORMAT.md) to b and
 // returns the extended slice: the buckets and 4 to 9 bytes (12 to 16 with a
-// seed other than DefaultSeed; 5 for a filter of 1 to 255 items with 8- to
-// 16-bit fingerprints), against the 148 of AppendBinary's header,
-// padding and checksum, for
-// storage that knows each encoding's length and checksums its bytes itself,
-// such as a storage engine's filter blocks. NewView, NewViewUnverified,
-// ContainsEncoded, UnmarshalBinary and UnmarshalText read it; EncodedLen
-// and ReadFrom cannot, since it does not record its length.
-//
-// A compact encoding records the filter's keys, seed and Len, not its
-// Capacity, MaxKicks or displacement PRNG state: decoded, it has the
-// Capacity New promises for its table (see Filter.Capacity: a built
-// filter's own, or for a filter of New its Capacity or more) and the
-// default MaxKicks, and its displacements start from the seed. Only fixed,
-// unkeyed filters of fewer than 2^32 items have one; others give an error
-// wrapping ErrIncompatible. It allocates nothing when b has room.
+// seed other than DefaultSeed), against AppendBinary's 148, for storage that
+// records each encoding's length and checksums its bytes itself. NewView,
+// NewViewUnverified, ContainsEncoded, UnmarshalBinary and UnmarshalText read
+// it; EncodedLen and ReadFrom cannot. It records the keys, seed and Len, not
+// Capacity, MaxKicks or the PRNG state: decoded, it has the Capacity New
+// promises for its table (see Filter.Capacity) and the default MaxKicks.
+// Only fixed, unkeyed filters of fewer than 2^32 items have one; others give
+// an error wrapping ErrIncompatible. It allocates nothing when b has room.
 func (f *Filter[T]) AppendCompact(b []byte) ([]byte, error) {
 	r := &f.c.reader
 	switch {

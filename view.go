@@ -85,14 +85,11 @@ func (v *View[T]) SizeBytes() int { return len(v.r.t.data) }
 // at the filter's load.
 func (v *View[T]) EstimatedFalsePositiveRate() float64 { return v.r.estimatedFPR() }
 
-// NewView checks data and returns a View that answers from it. data must be
-// exactly one encoding, as AppendBinary, MarshalBinary or WriteTo produce it,
-// of a filter whose keys hash like T's (see UnmarshalBinary).
-//
-// NewView checks the header, the length, the CRC-32C and the table's
-// structure, as UnmarshalBinary does, with the same errors; it reads all of
-// data once but copies and allocates nothing proportional to it. When data
-// is known to be intact, NewViewUnverified skips the O(len(data)) checks.
+// NewView returns a View that answers from data, exactly one encoding of a
+// filter whose keys hash like T's (see UnmarshalBinary). It checks what
+// UnmarshalBinary checks, with its errors, in O(len(data)) time, copying
+// and allocating nothing proportional to data; NewViewUnverified skips
+// those checks for bytes known to be intact.
 func NewView[T Hashable](data []byte) (*View[T], error) { return newView[T](data, checkAll, nil) }
 
 // NewViewUnverified is NewView in constant time: it checks only what the
