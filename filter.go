@@ -84,12 +84,10 @@ func (f *Filter[T]) Count(key T) int { return f.c.countHash(f.Hash(key)) }
 // CountHash is Count for a key hashed with Hash.
 func (f *Filter[T]) CountHash(h uint64) int { return f.c.countHash(h) }
 
-// Insert adds key. It returns ErrFull if no free slot was found within
-// MaxKicks displacements and ErrTooManyDuplicates if the filter already
-// holds 8 copies of key's fingerprint in key's buckets. After an error the
-// filter holds exactly what it held, in the same table at the same size: a
-// failed insert never loses a stored key. (Only the displacement PRNG,
-// which MarshalBinary records, has moved on.)
+// Insert adds key, with at most MaxKicks displacements. It returns ErrFull
+// if they found no free slot and ErrTooManyDuplicates if key's buckets
+// hold 8 copies of its fingerprint; the filter then holds exactly what it
+// held, in the same table (only the displacement PRNG has moved on).
 func (f *Filter[T]) Insert(key T) error { return f.c.insert(f.c.kind, unsafe.Pointer(&key)) }
 
 // InsertHash is Insert for a key hashed with Hash.
@@ -124,11 +122,9 @@ func (f *Filter[T]) Delete(key T) bool { return f.c.delete(f.Hash(key)) }
 // DeleteHash is Delete for a key hashed with Hash.
 func (f *Filter[T]) DeleteHash(h uint64) bool { return f.c.delete(h) }
 
-// Clone returns an independent copy of the filter: its own table with the
-// same bytes, and the same Len, Capacity, Seed, MaxKicks and displacement
-// PRNG state, so the copy answers like the filter and, given the same
-// operations, continues to the same bytes. Later changes to either do not
-// affect the other. The Clone of a zero Filter is a new zero Filter.
+// Clone returns an independent copy of the filter, PRNG state included, so
+// that given the same operations it continues to the same bytes. It
+// allocates a table of SizeBytes. The Clone of a zero Filter is zero.
 func (f *Filter[T]) Clone() *Filter[T] {
 	if f.c.t.data == nil {
 		return new(Filter[T])
@@ -148,20 +144,16 @@ func (f *Filter[T]) Reset() { f.c.reset() }
 // Len is the number of items stored.
 func (f *Filter[T]) Len() int { return f.c.count }
 
-// Seed is the hash seed in use: Config.Seed, or DefaultSeed when that was 0.
-// Filters and views with the same Seed (and, if keyed, the same Key) give
-// the same Hash(key), so a hash from one probes the others; a hash from a
-// filter of another seed misses every key. It is 0 only for the zero Filter.
+// Seed is the hash seed in use: Config.Seed, or DefaultSeed when that was
+// 0; filters of the same Seed (and Key) give the same Hash(key). It is 0
+// only for the zero Filter.
 func (f *Filter[T]) Seed() uint64 { return f.c.h.seed }
 
 // Capacity is how many distinct keys the filter's table accepts from
 // empty, with MaxKicks at its default or above: Config.Capacity for a
-// filter made by New (MaxCapacity, when that leaves no room to double: see
-// Config.MaxCapacity); for one made by Build or decoded from a compact
-// encoding, whose table was sized for its keys, what New promises for a
-// table of its size. A built table is fuller than New fills one, so Len may
-// exceed Capacity, and inserts into it may fail; after Reset it accepts
-// Capacity keys again.
+// filter made by New (see Config.MaxCapacity for when that is
+// MaxCapacity), and what New promises for a table of its size for one made
+// by Build or decoded from a compact encoding, whose Len may exceed it.
 func (f *Filter[T]) Capacity() int { return f.c.capacity }
 
 // MaxCapacity is how many distinct keys the filter accepts from empty,

@@ -75,14 +75,11 @@ const maxBuckets = 1 << 32
 // never starts less than one byte before the end of the buckets.
 const tablePad = 16
 
-// probeReachOf is how far past the end of the last bucket the read-only
-// probes (lookups, counts, batches, the structure check) read, for a shape:
-// 8 bytes from the first byte of a bucket of slots of at most 16 bits, 16
-// from that of a bucket of wider ones, less the bucket's own bytes; at most
-// 8. A table that is only read (a compact encoding's, encoding_compact.go)
-// needs no more padding than that; the writes of a Filter's table need
-// tablePad. A table of an even number of buckets ends on a byte boundary,
-// so the last bucket spans exactly its whole bytes.
+// probeReachOf is how far past the last bucket the read-only probes read:
+// 8 bytes from a bucket's first byte for slots of at most 16 bits, else 16,
+// less the bucket's own (whole, since m is even) bytes; at most 8. A table
+// only read (a compact encoding's) needs that much padding, a Filter's
+// tablePad.
 func probeReachOf(f, bbits uint) uint64 {
 	load := uint64(8)
 	if f > 16 {
@@ -205,10 +202,9 @@ func newStage(m0 uint64, fbits, g, k uint, layout Layout) table {
 	return t
 }
 
-// newTableData allocates a zeroed table of n bytes, asking for huge pages
-// where the platform has them (pages_linux.go) before any page is touched.
-// The bytes are the memory of whole 64-bit words, so that a ConcurrentFilter
-// can take over a table a Filter's code built (ctableOver).
+// newTableData allocates a zeroed table of n bytes in whole 64-bit words
+// (so a ConcurrentFilter can take it over, ctableOver), asking for huge
+// pages before any page is touched.
 func newTableData(n uint64) []byte {
 	w := make([]uint64, (n+7)/8)
 	d := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), len(w)*8)[:n]
@@ -225,10 +221,9 @@ func tableShape(m0 uint64, fbits, g, k uint, layout Layout) table {
 }
 
 // setShape makes t a table of m0<<k buckets of fbits-bit fingerprints at
-// stage k of g (growth.go), without data. Its shape is copied from a shared
-// template (shapeOf), so that it costs one copy and a few stores: probing a
-// filter straight from its bytes (encoded.go) makes one per call, in place,
-// since copying a struct just written field by field stalls on the stores.
+// stage k of g (growth.go), without data, its shape copied from a shared
+// template: encoded.go makes one per call, in place, and a struct copied
+// just after being written field by field stalls on the stores.
 func (t *table) setShape(m0 uint64, fbits, g, k uint, layout Layout) {
 	f := fbits + g - k
 	t.shape = *shapeOf(layout, f)
@@ -248,10 +243,9 @@ func (t *table) setShape(m0 uint64, fbits, g, k uint, layout Layout) {
 	}
 }
 
-// shapes holds every layout's shapes, by slot width 4..32 (indexes masked
-// to the array's bounds, so that reading one needs no bounds check). They
-// are made at start-up, 58 of them, 17 KiB, so that reading one needs no
-// synchronization either.
+// shapes holds every layout's shapes by slot width 4..32, made at start-up
+// (58, 17 KiB), so reading one needs no synchronization and, with masked
+// indexes, no bounds check.
 var shapes = func() (s [2][64]*shape) {
 	for _, layout := range []Layout{Packed, SemiSorted} {
 		for f := uint(minFingerprintBits); f <= maxFingerprintBits; f++ {
@@ -292,11 +286,9 @@ func makeShape(layout Layout, f uint) *shape {
 }
 
 // bucketCount is the number of buckets in n bits of buckets, and whether
-// that is a whole, even number in 2..maxBuckets. It divides by a multiply,
-// whose quotient is exact for n < 2^57, and a product that gives n back
-// proves it exact for any n (m <= 2^32 and bbits <= 128 cannot overflow).
-// Rotating m-2 right by one moves an odd count's low bit to the top, so one
-// comparison tests both evenness and the range.
+// that is a whole, even number in 2..maxBuckets: a multiply by the
+// reciprocal, checked by multiplying back, and one comparison of m-2
+// rotated right by one (an odd count's low bit goes to the top).
 func (s *shape) bucketCount(n uint64) (m uint64, ok bool) {
 	m, _ = bits.Mul64(n, s.perBits)
 	return m, m*uint64(s.bbits) == n && bits.RotateLeft64(m-2, -1) <= (maxBuckets-2)/2
@@ -433,16 +425,12 @@ func (t *table) putFirst(i, z uint64, fp uint32) {
 	}
 }
 
-// The bucket codec: what a bucket's value (lo, hi), holding its bits from
-// bit 0 on (for f <= 16 lo alone, as narrowWord gives it, the bits above it
-// ignored), holds, and the value that holds other values, knowing nothing of
-// where the bucket lies. decode, encode, match, insertInto, replaceIn and
-// split are the one place that chooses a layout's codec (table_packed.go,
-// table_semisort.go); the rest is written on them. The plain table (below)
-// and the concurrent filter's
-// (concurrent_table.go) load and store buckets their own way around it;
-// the hot paths (lookup.go, insert.go, concurrent.go) have written-out
-// copies of the narrow cases, each with the reason beside it.
+// The bucket codec, on a bucket's value (lo, hi) from its bit 0 on (for
+// f <= 16 lo alone, higher bits ignored), knowing nothing of where it lies.
+// decode, encode, match, insertInto, replaceIn and split are the one place
+// that chooses a layout's codec; the plain table (below) and the concurrent
+// one (concurrent_table.go) load and store around it, and the hot paths
+// write out the narrow cases, each with its reason beside it.
 
 // decode returns the bucket's four values, 0 for an empty slot: in slot
 // order when packed, ascending when semi-sorted.
@@ -562,10 +550,8 @@ func (t *table) add(i uint64, v uint32) bool {
 	return ok
 }
 
-// add2 stores v1 in bucket i1, or failing that v2 in bucket i2, and reports
-// whether either had room. (v1 and v2 are a key's fingerprint as each of
-// its buckets holds it: the same but in a growable table.) Unlike the fast
-// paths of core.insert, it reads the second only when the first is full.
+// add2 stores v1 in bucket i1, or failing that v2 in bucket i2 (a key as
+// each bucket holds it), and reports whether either had room.
 func (t *table) add2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	return t.add(i1, v1) || t.add(i2, v2)
 }
@@ -624,13 +610,10 @@ func (t *table) countMatches(i1 uint64, v1 uint32, i2 uint64, v2 uint32) int {
 	return n
 }
 
-// slot0Is reports whether slot 0 of bucket i could hold v, for a fixed
-// table whose buckets are one word (class.wordBuckets, lookup.go): slot 0
-// of the packed layout, or the low part of slot 0 of the semi-sorted one,
-// whose smallest fingerprint it is. A bucket that holds nothing but v has
-// it there, so a false answer lets an insert into two full buckets skip
-// countMatches (two decodes and compares); a full bucket of other keys
-// gives a true one only once in 2^f (2^w).
+// slot0Is reports whether slot 0 of bucket i (its low part, semi-sorted)
+// could hold v, for a table of one-word buckets. A bucket of nothing but v
+// has it there, so false lets an insert into two full buckets skip
+// countMatches; other keys' full buckets give true once in 2^f (2^w).
 func (t *table) slot0Is(i uint64, v uint32) bool {
 	b, m := t.narrowWord(i), t.slotMax
 	if t.class == classSemi {
