@@ -211,11 +211,9 @@ func (p *params) growable(maxCap int) error {
 	return nil
 }
 
-// checkCounts rejects a table of m buckets of bbits bits whose size in
-// bytes or number of slots an int cannot hold (maxInt is math.MaxInt; tests
-// pass math.MaxInt32 to check 32-bit platforms on any host). Within those
-// bounds every count a filter reports (Len, Slots, SizeBytes, Capacity) is
-// an exact non-negative int.
+// checkCounts rejects a table whose size in bytes or slots exceeds maxInt
+// (math.MaxInt; tests pass math.MaxInt32), so that every count a filter
+// reports is an exact non-negative int.
 func checkCounts(capacity int, m uint64, bbits uint, maxInt uint64) error {
 	if n := tableBytes(m, bbits); n > maxInt {
 		return invalidField("Capacity", "%d needs a %d-byte filter, more than this platform can address", capacity, n)
@@ -274,20 +272,13 @@ func bucketsBase(n uint64, f uint) uint64 {
 	return m
 }
 
-// capacityFor is the Capacity a table of m buckets (even, as every
-// table's) of f-bit fingerprints promises: the largest capacity for which
-// bucketsFor gives at most m buckets, and at least 1 (any key fits an
-// empty table). Filters whose table was sized for their keys (Build,
-// compact encodings) report it, so that Capacity is New's promise for
-// every filter. For an m that bucketsFor gives (an even m of 4 or more
-// that does not split the table), bucketsFor(capacityFor(m, f), f) is m:
-// New makes the same table again.
-//
-// A table that splits (splitsTable), which New never makes but Build may,
-// promises a tenth less, since its parts take random shares of the keys:
-// filled to the capacity of the count below it, 2.3% of fills of such
-// tables of widths 6 to 8 failed, and none of 66,790 with a tenth less
-// (bench/RESULTS.md, TestSplitCapacity).
+// capacityFor is the Capacity a table of m (even) buckets of f-bit
+// fingerprints promises: the largest capacity for which bucketsFor gives at
+// most m buckets, at least 1. Build's and compact tables report it, so that
+// Capacity is New's promise for every filter; for an m bucketsFor gives,
+// bucketsFor(capacityFor(m, f), f) is m. A table that splits promises a
+// tenth less: at the count below's capacity 2.3% of fills failed, none of
+// 66,790 with a tenth less (TestSplitCapacity).
 func capacityFor(m uint64, f uint) int {
 	// bucketsFor(c) is the first count from bucketsBase(c) on that does not
 	// split, so it is at most m exactly when bucketsBase(c) is at most top,
@@ -323,18 +314,14 @@ func capacityFor(m uint64, f uint) int {
 	return int(max(c, 1))
 }
 
-// splitsTable reports whether the alternate-bucket offsets r(fp) of
-// table.alt, for all 2^f-1 fingerprints, (nearly) all leave the same
-// remainder modulo some q from 3 to 64 that divides m. Then i + alt(i) mod q
-// is (nearly) fixed, so buckets fall into classes that no fingerprint (or too
-// few) moves between: the table is two or more smaller tables, each
-// holding its random share of the keys, and fills of such a table fail far
-// more often (8-bit fingerprints: 26 of 400 fills of 932 buckets failed,
-// none of 934; bench/RESULTS.md). r comes from fp*0x9e3779b1, whose
-// remainders drift too slowly for m near q times a Fibonacci number. Such
-// counts are skipped. "Too few" is fewer than 1 in 16 fingerprints (1 in
-// 11 was harmless). Only f <= 10 is checked: wider fingerprints split no
-// table below 10^4 buckets, and larger parts fill like whole tables.
+// splitsTable reports whether the offsets r(fp) of table.alt (nearly) all
+// leave one remainder modulo some q in 3..64 dividing m: then buckets fall
+// into classes that too few fingerprints (under 1 in 16; 1 in 11 was
+// harmless) move between, smaller tables with random shares of the keys,
+// whose fills fail far more often (f = 8: 26 of 400 fills of 932 buckets,
+// none of 934). r = fp*0x9e3779b1 drifts too slowly for m near q times a
+// Fibonacci number. Only f <= 10 is checked: wider ones split no table
+// below 10^4 buckets, and larger parts fill like whole tables.
 func splitsTable(m uint64, f uint) bool {
 	if f > 10 {
 		return false
@@ -374,11 +361,9 @@ const primesAnd4 uint64 = 1<<3 | 1<<4 | 1<<5 | 1<<7 | 1<<11 | 1<<13 | 1<<17 | 1<
 // falsePositiveRate is the expected rate at which a key not in a filter with
 // f-bit fingerprints at the given load is found.
 //
-// A key with fingerprint x and buckets {i1, i2} matches only stored items
-// with the same fingerprint and the same bucket pair, since the pair follows
-// from one bucket and the fingerprint. Each of the n = 4*load*m items is one
-// with probability 2/(m*(2^f-1)), so the count is nearly Poisson with mean
-// 8*load/(2^f-1) and the rate is 1 - exp(-8*load/(2^f-1)). This is at most
+// A key matches only items of its fingerprint and bucket pair; each of the
+// 4*load*m items is one with probability 2/(m*(2^f-1)), so the count is
+// nearly Poisson and the rate 1 - exp(-8*load/(2^f-1)). This is at most
 // the usual estimate 1 - (1 - 1/(2^f-1))^(8*load), within 1% of it for
 // f >= 6 and, as measured, 3% below it for f = 4.
 func falsePositiveRate(f uint, load float64) float64 {

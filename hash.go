@@ -144,16 +144,13 @@ func (k keyKind) family() keyKind {
 type hasher struct {
 	bitflip uint64 // xxh3's seed-dependent constant for 4..8-byte inputs
 	seed    uint64
-	// sip is the keyed hash of a filter with Config.Key (keyed.go), which
-	// replaces xxh3 for it; nil otherwise. Behind a pointer, so that no
-	// printing of a struct shows the key.
+	// The keyed hash of a filter with Config.Key, which replaces xxh3;
+	// nil otherwise. Behind a pointer, so that no printing shows the key.
 	secret keyRef
 }
 
 // keyRef holds a keyed filter's *sipHasher as an unsafe.Pointer, which fmt
-// prints as an address: printing a filter's fields by reflection (a Filter
-// or ConcurrentFilter printed by value, whose methods have pointer
-// receivers) shows no word of the key.
+// prints as an address, so a filter printed by value shows no word of key.
 type keyRef struct{ p unsafe.Pointer }
 
 // sip is the keyed hash, or nil for an unkeyed filter.
@@ -197,15 +194,11 @@ func floatBits(v float64) uint64 {
 	return math.Float64bits(v)
 }
 
-// key hashes a key of kind k. The key is read through its address so that one
-// non-generic function serves every type of a shape.
-//
-// Its first two cases are written out again at the top of the single-key
-// paths (lookup, core.insert, and the concurrent filter's), which then hash
-// those keys without a call: a front function that returns (hash, ok)
-// measured 2-4 instructions more per lookup and insert (bench/icount). The
-// third, unkeyed byte slices, is the storage engines' key; the other
-// kinds, and every keyed one, take otherKey.
+// key hashes a key of kind k, read through its address so that one
+// non-generic function serves every type of a shape. The single-key paths
+// write its first two cases out again, hashing them without a call (a
+// front function returning (hash, ok) cost 2-4 instructions more a lookup
+// and insert, bench/icount); other kinds, and keyed ones, take otherKey.
 func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
 	switch k { // the common cases first, and the byte keys of storage engines
 	case kindInt:
@@ -248,10 +241,8 @@ func (h *hasher) otherKey(k keyKind, p unsafe.Pointer) uint64 {
 	return h.sip().bytes(b)
 }
 
-// keyWord is an integer or float key of kind k as the 64-bit word that is
-// hashed for it: integers widened (signed ones sign-extended), floats as
-// float64 bits with -0 folded into +0 and every NaN into one NaN, so keys
-// that compare equal hash equal.
+// keyWord is an integer or float key of kind k as the 64-bit word hashed
+// for it, as Hashable says.
 func keyWord(k keyKind, p unsafe.Pointer) uint64 {
 	switch k {
 	case kindInt:
