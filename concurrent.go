@@ -356,10 +356,9 @@ func (f *ConcurrentFilter[T]) describe(name string) string {
 func (c *concurrent) hash(p unsafe.Pointer) uint64 { return c.h.key(c.kind, p) }
 
 // lookup reports whether the filter may hold the key of kind k at p (a hash
-// for kindHash), without a lock: the argument at the top of this file. For
-// the probe classes whose buckets one or two words hold it is Filter's probe
-// (lookup.go) on buckets read from words, in one function; the others, and
-// every retry, take lookupAt.
+// for kindHash), without a lock (the argument at the top of this file): for
+// one-word buckets Filter's probe on words read atomically, in one
+// function; other classes and every retry take lookupAt.
 func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	var h uint64
 	switch k {
@@ -451,11 +450,9 @@ func (c *concurrent) lookupGrownNarrow(s *ctable, h uint64) bool {
 	return c.lookupAt(s, h) // a write session overlapped: read again
 }
 
-// lookupAt is a lookup of the key with hash h in table s: validated reads
-// (the versions of both buckets' stripes, both buckets, the versions again),
-// each answering "found" at once and "absent" only if the versions were even
-// and unchanged; after maxOptimistic of them, a read under the mutex. It
-// locates the buckets itself, so that lookup keeps no more than h for it.
+// lookupAt is a lookup of hash h in table s by validated reads, then after
+// maxOptimistic of them a read under the mutex. It locates the buckets
+// itself, so that lookup keeps no more than h for it.
 func (c *concurrent) lookupAt(s *ctable, h uint64) bool {
 	b1, v1, b2, v2 := s.t.place(h)
 	for range maxOptimistic {
@@ -528,10 +525,9 @@ func (c *concurrent) publishCount() {
 	storeRelease((*uint64)(unsafe.Pointer(&c.n)), uint64(c.count))
 }
 
-// insertHashes inserts hs in order and returns how many went in, stopping
-// at the first error, under one hold of the mutex: the mutex and Len's
-// count are stored once for all of them. While it inserts a part of hs it
-// has the buckets of the next part fetched.
+// insertHashes inserts hs in order under one hold of the mutex, the next
+// part's buckets fetched meanwhile, and returns how many went in, stopping
+// at the first error.
 func (c *concurrent) insertHashes(hs []uint64) (int, error) {
 	if c.kind == kindInvalid {
 		return 0, errZeroConcurrent

@@ -14,10 +14,9 @@ package cuckoo
 // is dropped when it comes up for expansion (it cannot end a path: every
 // ancestor is full). The search only reads, so a failure needs no undo.
 
-// searchBuckets is how many buckets a search may examine per MaxKicks: a
-// random walk of MaxKicks steps, as Filter's, with its one-step look-ahead
-// reads about five buckets a step. With 4 the search fills tables about as
-// far as the walk (0.965 of the slots for f = 8, 0.975 for f = 13 and 20 at
+// searchBuckets is how many buckets a search may examine per MaxKicks (a
+// walk's step with look-ahead reads about five): with 4 it fills tables as
+// far as the walk (0.965 of the slots for f = 8, 0.975 for 13 and 20 at
 // 100K items; 0.955 and 0.964 with 1), so Capacity keys always fit.
 const searchBuckets = 4
 
@@ -32,11 +31,10 @@ type pathNode struct {
 }
 
 // search looks for a path that frees a slot for a key whose full buckets b1
-// and b2 would hold it as v1 and v2, examining at most searchBuckets *
-// maxKicks buckets. It returns the nodes it reached, in the memory of q
-// (whose capacity holds them all), and the index of the path's last node,
-// whose bucket has a free slot, or -1 if it found none within the budget.
-// It writes nothing to the table.
+// and b2 would hold it as v1 and v2, within searchBuckets * maxKicks
+// buckets, writing nothing. It returns the nodes reached, in q's memory,
+// and the index of the path's last node (whose bucket has a free slot), or
+// -1.
 func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uint64, v2 uint32) ([]pathNode, int) {
 	q = append(q[:0], pathNode{b: uint32(b1), v: v1, parent: -1}, pathNode{b: uint32(b2), v: v2, parent: -1})
 	budget := searchBuckets * maxKicks
@@ -80,15 +78,12 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 	return q, -1
 }
 
-// moveNear is search and apply for the commonest displacement, written
-// out: a fixed table with f <= 16, whose key's full buckets i1 and i2
-// (read as w1 and w2, narrowWord) hold a fingerprint with a free slot in
-// its other bucket. It looks at the eight in search's order, i1's slots
-// then i2's, and moves the first such one, as apply moves a path of one
-// step: into the free slot, then fp into the slot it leaves. If none has
-// room it writes nothing and reports false, and search takes over. Its
-// eight buckets are within search's budget only for MaxKicks >= 2, and
-// insertLocked calls it only then.
+// moveNear is search and apply written out for the commonest displacement:
+// in a fixed table with f <= 16, one of the eight fingerprints of the key's
+// full buckets i1 and i2 (read as w1 and w2) has a free slot in its other
+// bucket. It moves the first, in search's order, as apply moves a one-step
+// path, or writes nothing and reports false. Its eight buckets are within
+// search's budget for MaxKicks >= 2, when insertLocked calls it.
 func (s *ctable) moveNear(i1, w1, i2, w2 uint64, fp uint32) bool {
 	t := &s.t
 	packed := t.class.packedNarrow() // else classSemi; see search
@@ -131,11 +126,10 @@ func onPath(q []pathNode, i int, b uint64) bool {
 	return false
 }
 
-// apply carries out the path ending at node end of q, from that end back:
-// the last node's value goes into the free slot of its bucket; then each
-// node's value replaces, in its bucket, the value that has just been copied
-// into its child's bucket; the key's own bucket comes last. Each bucket is
-// one write session.
+// apply carries out the path ending at node end of q from that end back:
+// the last value into its bucket's free slot, then each node's value over
+// the one just copied out of its bucket, the key's bucket last. Each bucket
+// is one write session.
 func (s *ctable) apply(q []pathNode, end int) {
 	n := q[end]
 	if !s.add(uint64(n.b), n.v) {

@@ -33,10 +33,8 @@ type ctable struct {
 const maxStripes = 1024
 
 // ctableWords is the number of words for m buckets of bbits bits: the
-// buckets, rounded up to a whole word, then two words of padding, so that
-// the three words from the one that holds a bucket's first bit are always
-// in range (a bucket is at most 128 bits, so three words always hold it),
-// and the table's own loads (tablePad) are too.
+// buckets, then two words of padding, so that the three words from a
+// bucket's first (which hold any bucket) and tablePad's loads are in range.
 func ctableWords(m uint64, bbits uint) uint64 { return (m*uint64(bbits)+63)/64 + 2 }
 
 var _ [2*8 - tablePad]struct{} // the padding covers the table's
@@ -97,12 +95,9 @@ func loadWord(w unsafe.Pointer, i uint64) uint64 {
 }
 
 // loadNarrow is narrow for the bucket at bit p of the words at w. Where
-// unalignedLoads (amd64, outside the race detector), the words are the
-// table's byte stream and an atomic load is a plain one at any address, so
-// one 8-byte load from the bucket's first byte holds it (buckets start on a
-// multiple of 4 bits, those of 64 bits on a byte); it may straddle two
-// words, and the two halves may come from different moments: a torn read,
-// which the versions catch as they catch one of two words.
+// unalignedLoads (amd64 without the race detector), it is one 8-byte load
+// from the bucket's first byte, which may straddle two words and tear, as
+// two word loads may: the versions catch both.
 func loadNarrow(w unsafe.Pointer, p uint64) uint64 {
 	if unalignedLoads {
 		return atomic.LoadUint64((*uint64)(unsafe.Add(w, p>>3))) >> (p & 4)
@@ -212,10 +207,8 @@ func (s *ctable) bump(b uint64) {
 	s.rec.store(s, true, b&s.smask, v)
 }
 
-// store sets word i to w (as le64 gives it) with a release store
-// (storeRelease): a reader that loads the word atomically sees it whole,
-// and sees every store the writer made before it. fill makes the same two
-// calls itself, so that there is no call between them and storeRelease.
+// store sets word i to w (as le64 gives it) with a release store: a reader
+// that loads it sees it whole, after every earlier store of the writer.
 func (s *ctable) store(i, w uint64) {
 	storeRelease(&s.words[i], w)
 	s.rec.store(s, false, i, w)

@@ -29,17 +29,14 @@ func (f *Filter[T]) AppendText(b []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// MarshalText returns the filter's encoding (see AppendBinary) in standard
-// base64: it implements encoding.TextMarshaler, so that encoding/json writes a
-// *Filter as a string. (A Filter held by value, not through a pointer, is
-// only marshaled this way where it is addressable.)
+// MarshalText returns the filter's encoding in standard base64, so that
+// encoding/json writes a *Filter (or an addressable Filter) as a string.
 func (f *Filter[T]) MarshalText() ([]byte, error) { return f.AppendText(nil) }
 
 // UnmarshalText replaces the filter with the one whose base64 text
-// MarshalText or AppendText wrote: it implements encoding.TextUnmarshaler,
-// and works on a zero Filter as UnmarshalBinary does. Text that is not
-// base64 gives an error wrapping ErrCorrupt; otherwise the checks and errors
-// are UnmarshalBinary's. After an error the filter is unchanged.
+// MarshalText wrote, with UnmarshalBinary's checks, errors and zero-Filter
+// use; text that is not base64 gives an error wrapping ErrCorrupt. After
+// an error the filter is unchanged.
 func (f *Filter[T]) UnmarshalText(text []byte) error {
 	data := make([]byte, base64.StdEncoding.DecodedLen(len(text)))
 	n, err := base64.StdEncoding.Decode(data, text)

@@ -69,12 +69,9 @@ func (l *lanes) zero128(lo, hi uint64) (uint64, uint64) {
 }
 
 // anyZero reports whether any of the four lanes of x1 or of x2 is zero, for
-// f <= 16. It is the classic test: subtracting 1 from every lane borrows
-// through a lane only if it is zero, so (x - ones) &^ x has a lane's top bit
-// set for the lowest zero lane and for no lane when none is zero. Lanes above
-// a zero lane may be marked too, which a yes-or-no answer does not mind;
-// zero64 marks exactly the zero lanes, for the code that needs to know which.
-// Bits above the four lanes are ignored.
+// f <= 16, by the classic (x - ones) &^ x: it marks the lowest zero lane,
+// perhaps lanes above it, and none when none is zero (zero64 marks exactly
+// the zero lanes). Bits above the four lanes are ignored.
 func (l *lanes) anyZero(x1, x2 uint64) bool {
 	return ((x1-l.onesLo)&^x1|(x2-l.onesLo)&^x2)&l.topsLo != 0
 }

@@ -66,14 +66,11 @@ func hashBatchAsm(h *hasher, keys []uint64, out []uint64) {
 	hashBatchGeneric(h, keys[n:], out[n:])
 }
 
-// locatePackedAVX2 computes, four hashes a vector, what locate and alt do
-// (fingerprint, both buckets, their bit positions) into s, and prefetches
-// every cache line probePacked will read for both buckets of every hash: the
-// lines of the first and of the last byte it loads, so a bucket that
-// straddles two lines does not stall the probe. Go has no prefetch and no
-// vector multiply. It reads hs[0:n] (n >= 4; the last vector overlaps the
-// one before it instead of reading past n) and nothing of the table: a
-// prefetch never faults. It needs t.m < 2^32.
+// locatePackedAVX2 computes locate and alt four hashes a vector into s and
+// prefetches both lines (first and last byte) probePacked reads of each
+// bucket: Go has no prefetch and no vector multiply. It reads hs[0:n]
+// (n >= 4; the last vector overlaps the one before) and nothing of the
+// table (a prefetch never faults). It needs t.m < 2^32.
 //
 //go:noescape
 func locatePackedAVX2(t *table, hs *uint64, n int, s *probeScratch)

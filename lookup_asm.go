@@ -17,12 +17,10 @@ type probeScratch struct {
 	fp   [probeChunk]uint64
 }
 
-// containsBatchAsm is containsBatch with the assembly locating pass, for
-// both layouts; packed chunks are probed in assembly too. It is
-// software-pipelined a chunk deep: while chunk k is probed, the buckets of
-// chunk k+1 are already located and prefetched, so the memory system always
-// has a chunk's worth of misses (2*probeChunk lines, and the second line
-// of every bucket that straddles two) to work on.
+// containsBatchAsm is containsBatch with the assembly locating pass (and,
+// packed, probe), pipelined a chunk deep: while chunk k is probed, chunk
+// k+1's buckets are located and prefetched, so a chunk's misses are always
+// in flight.
 func containsBatchAsm(t *table, hs []uint64, found []bool) int {
 	if len(hs) == 0 {
 		return 0

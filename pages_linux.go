@@ -14,16 +14,13 @@ const hugePage = 2 << 20
 // hugePages turns the advice off for benchmarks that compare page sizes.
 var hugePages = true
 
-// adviseHugePages asks the kernel to back the whole 2 MiB pages inside b with
-// transparent huge pages (madvise MADV_HUGEPAGE). A large table is read at
-// random: with 4 KiB pages nearly every probe of a table of tens of MiB misses
-// the TLB and walks the page tables, which also limits how many cache misses
-// a batch can have in flight. Many systems set THP to "madvise", so memory
-// gets huge pages only when asked. Pages not yet touched fault in as huge
-// pages; pages already touched may be merged later by khugepaged. Tables
-// smaller than a huge page, and the partial pages at both ends, are left
-// alone, so this costs no memory. Errors (a kernel without THP) are ignored:
-// the advice only changes speed.
+// adviseHugePages asks the kernel to back the whole 2 MiB pages inside b
+// with transparent huge pages (madvise MADV_HUGEPAGE): a large table is
+// read at random, and with 4 KiB pages nearly every probe misses the TLB
+// (lookups in a 220 MB table 15-31% faster with them, bench/RESULTS.md).
+// Many systems give huge pages only when asked. Partial pages are left
+// alone, so it costs no memory; errors are ignored, as it only changes
+// speed.
 func adviseHugePages(b []byte) {
 	if w := wholeHugePages(b); hugePages && len(w) > 0 {
 		_ = unix.Madvise(w, unix.MADV_HUGEPAGE)
