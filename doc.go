@@ -70,10 +70,10 @@
 // # Hashing once, probing many filters
 //
 // Hash(key) depends only on the key, Config.Seed and Config.Key, so a key
-// hashed once can probe every filter built with that seed (and key) through
-// ContainsHash, for example one filter per data block of a table. Printing a *Filter, a View or a *ConcurrentFilter
-// (String, or fmt with %v, %s, %d, %#v, ...) shows its key family, width,
-// layout, count, capacity and load, never the seed or the table.
+// hashed once can probe every filter of that seed (and key) through
+// ContainsHash, such as one filter per data block. Printing a filter (any
+// verb) shows its key family, width, layout, count, capacity and load,
+// never the seed or the table.
 //
 // # Security
 //

@@ -92,9 +92,8 @@ func (h *header) size() uint64 {
 	return headerSize
 }
 
-// tableSize is the size of the table region of the encoding, padding
-// included: for a compact encoding, everything after the version byte,
-// whose seed and trailer are the padding.
+// tableSize is the size of the table region, padding included: for a
+// compact encoding everything after the version byte.
 func (h *header) tableSize() uint64 {
 	bbits := bucketBits(h.layout, h.f+h.g-h.k)
 	if h.compact {
@@ -270,8 +269,7 @@ const (
 var errCompactLen = formatErr(ErrIncompatible, "a compact encoding does not record its length: read it whole, then UnmarshalBinary or NewView")
 
 // compactLenErr is EncodedLen's and ReadFrom's error for bytes that start
-// with v, a compact encoding's version byte: errCompactLen, or the error
-// for a version this package does not read.
+// with v, a compact version byte: errCompactLen, or an unsupported version.
 func compactLenErr(v byte) error {
 	if err := checkCompactVersion(v); err != nil {
 		return err
@@ -335,11 +333,9 @@ func errFamily(enc, kind keyKind) error {
 	return formatErr(ErrIncompatible, "filter of %s keys read as %s keys", enc.familyName(), kind.family().familyName())
 }
 
-// checkStructure checks what the checksum cannot: that the table could have
-// been written by this package. The padding, if padded, is zero (a compact
-// encoding's is its trailer), every bucket is validly encoded, and count
-// slots are occupied. The buckets end on a byte boundary (m is even and a
-// bucket is a multiple of 4 bits), so no last byte has unused bits to check.
+// checkStructure checks what the checksum cannot, that this package could
+// have written the table: zero padding (if padded), canonical buckets and
+// count occupied slots. Buckets end on a byte boundary (m is even).
 func (t *table) checkStructure(count uint64, padded bool) error {
 	if padded && !allZero(t.data[len(t.data)-tablePad:]) {
 		return formatErr(ErrCorrupt, "table padding is not zero")
@@ -413,11 +409,9 @@ func (f *Filter[T]) EncodedSize() int {
 	return int(h.encodedSize())
 }
 
-// AppendBinary appends the filter's encoding (see FORMAT.md) to b and
-// returns the extended slice. It allocates nothing when b has EncodedSize
-// bytes of spare capacity. The encoding depends only on the filter's
-// contents and history, not on the host: the same seed and operations give
-// the same bytes.
+// AppendBinary appends the filter's encoding (FORMAT.md) to b and returns
+// the extended slice, allocating nothing when b has EncodedSize bytes to
+// spare. The same seed and operations give the same bytes on every host.
 func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
 	if f.c.t.data == nil {
 		return b, errZeroFilter
@@ -487,9 +481,8 @@ func (f *Filter[T]) UnmarshalBinary(data []byte) error {
 }
 
 // padded is the table data for a Filter decoded as t: t's data if owned
-// (no one else holds it) and padded with tablePad zero bytes, else a copy
-// of its buckets in a new table. A compact encoding's buckets are followed
-// by its trailer, not by zeros.
+// and padded with tablePad zero bytes (a compact encoding's trailer is
+// not), else a copy of its buckets in a new table.
 func padded(h *header, t table, owned bool) []byte {
 	if owned && !h.compact {
 		return t.data
@@ -573,11 +566,9 @@ func readEncoding(r io.Reader) ([]byte, error) {
 	return buf, nil
 }
 
-// readErr wraps an error of ReadFrom's reader. started says whether any byte
-// of the encoding was read before it: io.ReadFull reports io.EOF for a read
-// that got no byte, even when earlier reads got some. A stream that held no
-// byte at all ends cleanly: its error is returned as it is, io.EOF itself
-// from most readers. Any other end of stream is a truncated encoding.
+// readErr wraps an error of ReadFrom's reader; started says whether any
+// byte was read before (io.ReadFull says io.EOF whenever its read got none).
+// Only a stream that held no byte ends cleanly, with its error as it is.
 func readErr(err error, started bool) error {
 	switch {
 	case !started && errors.Is(err, io.EOF):
