@@ -90,8 +90,7 @@ type ConcurrentFilter[T Hashable] struct {
 
 // concurrent is a ConcurrentFilter's state, shared by every key type.
 type concurrent struct {
-	// What lookups read; set by NewConcurrent and never written again but
-	// for cur, which only writers store.
+	// What lookups read: never written after NewConcurrent but cur.
 	h           hasher
 	kind        keyKind
 	cur         atomic.Pointer[ctable]
@@ -108,9 +107,8 @@ type concurrent struct {
 	path     []pathNode // search's queue: searchBuckets*MaxKicks + 2 nodes
 }
 
-// maxOptimistic is how many lock-free attempts a lookup makes before it
-// reads under the writers' mutex. An attempt fails only if a write session
-// on one of its two buckets' stripes overlapped it.
+// maxOptimistic is how many lock-free attempts a lookup makes, each failing
+// only if a write session overlapped it, before it reads under the mutex.
 const maxOptimistic = 8
 
 // NewConcurrent returns an empty concurrent filter, or an error wrapping
@@ -175,10 +173,8 @@ func (f *ConcurrentFilter[T]) ContainsHash(h uint64) bool {
 	return f.c.kind != kindInvalid && f.c.lookup(kindHash, unsafe.Pointer(&h))
 }
 
-// Count returns how many copies of key's fingerprint its two buckets hold,
-// 0 to 8; see Filter.Count. While writers run it counts what the buckets
-// held at one moment during the call, give or take copies inserted
-// meanwhile.
+// Count is Filter.Count; while writers run, it counts what the buckets held
+// at one moment during the call, give or take copies inserted meanwhile.
 func (f *ConcurrentFilter[T]) Count(key T) int { return f.c.countHash(f.Hash(key)) }
 
 // CountHash is Count for a key hashed with Hash.
@@ -222,10 +218,8 @@ func (f *ConcurrentFilter[T]) InsertHashBatch(hashes []uint64) (int, error) {
 	return n, nil
 }
 
-// InsertUnique adds key unless the filter already reports it, as one atomic
-// step: of many goroutines inserting the same key at once, at most one adds
-// it (exactly one, unless the insert fails). See Filter.InsertUnique for
-// what a false positive means here.
+// InsertUnique is Filter.InsertUnique as one atomic step: of goroutines
+// inserting the same key at once, exactly one adds it, unless it fails.
 func (f *ConcurrentFilter[T]) InsertUnique(key T) (bool, error) { return f.c.insertUnique(f.Hash(key)) }
 
 // Delete removes one copy of key and reports whether it found one; see
@@ -235,10 +229,8 @@ func (f *ConcurrentFilter[T]) Delete(key T) bool { return f.c.delete(f.Hash(key)
 // DeleteHash is Delete for a key hashed with Hash.
 func (f *ConcurrentFilter[T]) DeleteHash(h uint64) bool { return f.c.delete(h) }
 
-// ContainsBatch answers Contains for every key and returns how many were
-// found; found[i] receives the answer for keys[i] where i < len(found). It
-// is a loop of Contains: unlike Filter.ContainsBatch it does not overlap
-// the keys' memory accesses.
+// ContainsBatch is Filter.ContainsBatch as a loop of Contains, which does
+// not overlap the keys' memory accesses.
 func (f *ConcurrentFilter[T]) ContainsBatch(keys []T, found []bool) int {
 	n := 0
 	for i := range keys {
@@ -268,9 +260,8 @@ func (f *ConcurrentFilter[T]) ContainsHashBatch(hashes []uint64, found []bool) i
 	return n
 }
 
-// Reset empties the filter; a growable filter that has grown returns to its
-// first table. Reset allocates the new table and publishes it: lookups
-// that began before it may still answer from the old one.
+// Reset is Filter.Reset, by publishing a new table: lookups that began
+// before it may still answer from the old one.
 func (f *ConcurrentFilter[T]) Reset() { f.c.reset() }
 
 // Len is the number of items stored.

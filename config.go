@@ -40,13 +40,11 @@ type Config struct {
 	// void the Capacity promise: fills to capacity may then fail.
 	MaxKicks int
 
-	// Key, when not all zero, keys the hash for untrusted keys: keys hash
-	// with SipHash-2-4 under this 128-bit secret instead of the seeded xxh3,
-	// so whoever chooses the keys cannot aim them at a bucket or a
-	// fingerprint (see "Security" in the README). Neither Hash values, nor
-	// printing, nor encodings reveal it; a keyed encoding decodes only into
-	// a filter made with the same Key, and opens as a view only with
-	// NewKeyedView. Hashing is slower than unkeyed. All zero means unkeyed.
+	// Key, when not all zero, makes keys hash with SipHash-2-4 under this
+	// 128-bit secret instead of the seeded xxh3, so that whoever chooses
+	// keys cannot aim them at buckets (see "Security"), for a slower hash.
+	// Hash values, printing and encodings never reveal it; a keyed encoding
+	// opens only with it (DecodeKeyed, NewKeyedView). All zero: unkeyed.
 	Key [16]byte
 
 	// MaxCapacity makes the filter growable: it starts with the table for
@@ -280,16 +278,14 @@ func bucketsBase(n uint64, f uint) uint64 {
 // tenth less: at the count below's capacity 2.3% of fills failed, none of
 // 66,790 with a tenth less (TestSplitCapacity).
 func capacityFor(m uint64, f uint) int {
-	// bucketsFor(c) is the first count from bucketsBase(c) on that does not
-	// split, so it is at most m exactly when bucketsBase(c) is at most top,
-	// the last count up to m that does not split (bucketsBase is even).
+	// bucketsFor(c) <= m exactly when bucketsBase(c) <= top, the last
+	// count up to m that does not split.
 	top := m
 	for top > 2 && splitsTable(top, f) {
 		top -= 2
 	}
-	// bucketsBase(c) is the larger of the target load's count, at most top
-	// while c <= (top-2)*4*load, and the small tables', at most top while
-	// c + min(2c, minFreeSlots) <= 4*top; then step to the exact answer,
+	// Both of bucketsBase's counts are at most top (c <= (top-2)*4*load and
+	// c + min(2c, minFreeSlots) <= 4*top); then step to the exact answer,
 	// which the float products may miss by one.
 	limit := min(maxCapacity(f), math.MaxInt)
 	c := uint64(0)

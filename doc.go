@@ -85,9 +85,7 @@
 //
 // For keys an adversary may choose, set Config.Key: the filter then hashes
 // with SipHash-2-4 under that 128-bit secret, which Hash values, printing
-// and encodings never reveal, at the cost of a slower hash. A keyed
-// encoding decodes only into a Filter made with the same Key and opens only
-// with NewKeyedView.
+// and encodings never reveal; a keyed encoding opens only with the Key.
 //
 // # Persistence
 //
@@ -105,14 +103,12 @@
 //
 // # Many small filters
 //
-// AppendCompact writes a fixed, unkeyed filter in the compact encoding: its
-// buckets and 4 to 9 bytes, for containers that record each filter's
-// length and checksum their blocks. ContainsEncoded probes any encoding where it
-// lies, with no View and no allocation. A writer that keeps only the
-// hashes of a block's keys (Hash) builds the block's filter at the
-// smallest size that holds them with AppendCompactHashes, straight into its
-// output buffer. The pebblefilter and leveldbfilter modules of this
-// repository are such writers for Pebble and goleveldb.
+// AppendCompact writes a fixed, unkeyed filter as its buckets and 4 to 9
+// bytes, for containers that record each filter's length and checksum
+// their blocks; ContainsEncoded probes any encoding in place, allocating
+// nothing. AppendCompactHashes builds the smallest filter for a block's key
+// hashes straight into the output buffer, as the pebblefilter and
+// leveldbfilter modules do for Pebble and goleveldb.
 package cuckoo
 
 // Where things live, for those changing the package. The files of a line

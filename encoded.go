@@ -5,13 +5,10 @@ import (
 	"unsafe"
 )
 
-// Queries straight from an encoding, without a View: for code that probes
-// many filters, each once, from bytes it does not keep, such as a storage
-// engine's filter blocks in its block cache. A View costs an allocation and
-// a check of the header on every open; these check the header on every
-// call and allocate nothing. A compact encoding, what storage engines
-// store, is probed without building a table: its trailer gives the shared
-// shape of its layout and width, and probeFixed tests its bytes.
+// Queries straight from an encoding, without a View (an allocation an
+// open), for code that probes many filters once each, such as a storage
+// engine's filter blocks. A compact encoding is probed without building a
+// table: its trailer gives a shared shape, and probeFixed tests its bytes.
 
 // ContainsEncoded reports whether the filter encoded in data may hold key:
 // Contains of NewViewUnverified(data), reading the table where it lies.
@@ -35,11 +32,10 @@ func ContainsHashEncoded(data []byte, h uint64) (bool, error) {
 }
 
 // containsEncoded is ContainsEncoded for the key of kind k at p (for
-// kindHash, the hash itself, which matches every family). The common case,
-// a compact encoding with the default seed, is tested here from one load
-// of its last 8 bytes, which hold its whole trailer, and its key hashed and
-// probed with no call but the hash's and the probe's; every other case,
-// and every error, goes to containsOther.
+// kindHash, the hash, which matches every family). The common case, a
+// compact encoding of the default seed, is tested here from one load of its
+// 8-byte trailer, with no call but the hash and the probe; every other
+// case, and every error, goes to containsOther.
 func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	n := uint64(len(data))
 	// A compact encoding is at least 9 bytes: its version, then a last
@@ -104,9 +100,8 @@ var kindFamilies = func() (f [256]uint8) {
 }()
 
 // containsOther is containsEncoded for what its fast path does not take:
-// a compact encoding with a seed, an encoding with a header, or bytes it
-// cannot read (another version's among them), which answer true and the
-// error.
+// a seeded compact encoding, one with a header, or bytes it cannot read
+// (true and the error).
 //
 //go:noinline
 func containsOther(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {

@@ -54,8 +54,7 @@ func checkCompactVersion(v byte) error {
 func countLen(count uint64) uint64 { return uint64(bits.Len64(count)+7) / 8 }
 
 // countBytes is how many bytes the trailer holds an item count in: the
-// fewest that hold it or, with no seed, enough to make the trailer as long
-// as the probes' reach, so that the trailer needs no padding.
+// fewest that hold it or, with no seed, enough to fill the probes' reach.
 func countBytes(count uint64, seeded bool, reach uint64) uint64 {
 	c := countLen(count)
 	if !seeded && compactFields+c < reach {
@@ -65,8 +64,7 @@ func countBytes(count uint64, seeded bool, reach uint64) uint64 {
 }
 
 // compactTail is the length of what follows the buckets in a compact
-// encoding of the given shape: the trailer, and the seed if it is not
-// DefaultSeed.
+// encoding of the given shape: the trailer, and a seed not DefaultSeed.
 func compactTail(s *shape, seed, count uint64) uint64 {
 	seedLen := uint64(0)
 	if seed != DefaultSeed {

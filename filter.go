@@ -98,10 +98,9 @@ func (f *Filter[T]) InsertHash(h uint64) error {
 	return f.c.insertHash(h)
 }
 
-// InsertUnique adds key unless Contains(key) already reports it. It returns
-// whether it added it. A false positive makes it skip a key that was not
-// there: later lookups still find that key, but Delete must not be used with
-// keys inserted this way.
+// InsertUnique adds key unless Contains(key) already reports it, and
+// returns whether it added it. A false positive skips a key (later lookups
+// still find it), so do not Delete keys inserted this way.
 func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	h := f.Hash(key)
 	if f.ContainsHash(h) {
@@ -114,9 +113,8 @@ func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 }
 
 // Delete removes one copy of key and reports whether it found one. Delete
-// only keys that were inserted: deleting a key that was not inserted may
-// remove another key's matching fingerprint, and then the filter can wrongly
-// answer false for that key.
+// only keys that were inserted: another may remove a stored key's matching
+// fingerprint, and then the filter can wrongly answer false for that key.
 func (f *Filter[T]) Delete(key T) bool { return f.c.delete(f.Hash(key)) }
 
 // DeleteHash is Delete for a key hashed with Hash.

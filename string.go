@@ -21,8 +21,7 @@ import (
 // The zero Filter says that it was made neither by New nor by decoding.
 func (f *Filter[T]) String() string { return f.c.describe("cuckoo.Filter", zeroFilterText) }
 
-// GoString is String with the key type, for the %#v verb:
-// cuckoo.Filter[string](...).
+// GoString is String with the key type, for %#v: cuckoo.Filter[string](...).
 func (f *Filter[T]) GoString() string {
 	return f.c.describe(typeName[T]("cuckoo.Filter"), zeroFilterText)
 }
