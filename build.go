@@ -5,9 +5,8 @@ import (
 	"slices"
 )
 
-// Building a filter from a known set of keys: when every key is known before
-// the table is made, the table can be as small as the keys allow, instead of
-// New's, which leaves room for Capacity keys that may come in any order.
+// Building a filter from a known set of keys, in a table as small as they
+// allow, where New leaves room for Capacity keys in any order.
 
 // Build returns a fixed filter holding keys, in the smallest table it can
 // place them in: it tries the fewest buckets that could hold them, then
@@ -218,10 +217,9 @@ func buildFailed(r *reader, hs []uint64, h uint64, attempt int) error {
 		len(hs), attempt, t.m)
 }
 
-// keysCrowded returns the buckets of hash h in table t, and how many
-// distinct fingerprints the hashes of hs that share both (h among them)
-// have, counted up to one more than the two buckets hold: more than that
-// many cannot be placed in a table of t's size, however the walk goes.
+// keysCrowded returns the buckets of hash h in table t and how many
+// distinct fingerprints the hashes of hs sharing both have, counted up to
+// 9: more than 8 fit no table of t's size, however the walk goes.
 func keysCrowded(t *table, hs []uint64, h uint64) (k int, b1, b2 uint64) {
 	b1, _, b2, _ = t.place(h)
 	var fps [2*slotsPerBucket + 1]uint32

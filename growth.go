@@ -86,9 +86,8 @@ func (t *table) layered(h uint64, fp uint32, i1, i2 uint64) (b1 uint64, v1 uint3
 }
 
 // layers returns a key's two g-bit layers: the first from its hash, the
-// second the first xor a hash of its fingerprint. Like staged, it inlines:
-// its shift counts, in range for a growable table (g >= 1, f+g <= 32), are
-// masked so that the compiler need not check them.
+// second that xor H(fp). Its shift counts are masked (they are in range) so
+// that it inlines, as staged does.
 func (t *table) layers(h uint64, fp uint32) (l1, l2 uint32) {
 	ls := t.lshift & 31
 	l1 = uint32(uint64(uint32(h))*t.fpRange) >> ls
@@ -96,9 +95,8 @@ func (t *table) layers(h uint64, fp uint32) (l1, l2 uint32) {
 }
 
 // staged returns the bucket at this stage of base bucket i in layer l, and
-// the value a slot there holds for fingerprint fp: stageGeometry.at, read
-// from the table's fields (through a stageGeometry, the lookup of a
-// growable table took 57 instructions more).
+// the value a slot there holds for fp: stageGeometry.at on the table's
+// fields (through a stageGeometry, a grown lookup took 57 instructions more).
 func (t *table) staged(i uint64, l, fp uint32) (uint64, uint32) {
 	return i<<(t.k&63) | uint64(l>>(t.rbits&31)), fp | (l&t.rmask)<<(t.fbits&31)
 }
@@ -134,10 +132,9 @@ func (s *stageGeometry) other(b uint64, v uint32) (uint64, uint32) {
 	return s.at(altOn(base, fp, s.m0), l, fp)
 }
 
-// split returns the base bucket of bucket b, and the layer bits b's index
-// holds, in place in a full layer: the part of other that depends on the
-// bucket alone, which the steps of a displacement walk compute once for
-// four values. split, otherLayer and at inline.
+// split returns the base bucket of bucket b and the layer bits its index
+// holds, in place in a full layer: the part of other that a walk's step
+// computes once for four values. split, otherLayer and at inline.
 func (s *stageGeometry) split(b uint64) (base uint64, low uint32) {
 	k := s.k & 31 // k <= g < 32: the masks tell the compiler so
 	return b >> k, uint32(b&(1<<k-1)) << (s.rbits & 31)
@@ -156,10 +153,8 @@ func (s *stageGeometry) at(i uint64, l, fp uint32) (uint64, uint32) {
 	return i<<(s.k&31) | uint64(l>>(s.rbits&31)), fp | (l&s.rmask)<<(s.fbits&31)
 }
 
-// layerMul makes H(fp), the top g bits of fp*layerMul, which set a key's
-// second layer apart from its first (layers, other). It differs from alt's
-// multiplier, so that the layer offset and the base bucket offset of a
-// fingerprint are unrelated.
+// layerMul makes H(fp), the top g bits of fp*layerMul: another multiplier
+// than alt's, so that a fingerprint's layer and bucket offsets are unrelated.
 const layerMul = 0x85ebca6b
 
 // double returns the table of the next stage, holding every value of t:

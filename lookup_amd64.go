@@ -7,11 +7,10 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// golang.org/x/sys/cpu decides, so GODEBUG=cpu.avx2=off (or cpu.avx512f=off,
-// cpu.bmi2=off, ...) turns the assembly off. The batch probe needs AVX2 for
-// locating four keys at once and BMI1/BMI2 (ANDN, SHRX, MULX) for probing;
-// the wide path adds AVX-512 F/DQ/VL for hashing and locating eight keys at
-// once with VPMULLQ.
+// x/sys/cpu decides, so GODEBUG=cpu.avx2=off (avx512f, bmi2, ...) turns the
+// assembly off. The batch needs AVX2 to locate four keys at once and
+// BMI1/BMI2 (ANDN, SHRX, MULX) to probe; the wide path AVX-512 F/DQ/VL to
+// hash and locate eight with VPMULLQ.
 var (
 	hasBatchAsm = cpu.X86.HasAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
 	hasWideAsm  = hasBatchAsm && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ &&
@@ -81,11 +80,10 @@ func locatePackedAVX2(t *table, hs *uint64, n int, s *probeScratch)
 func locatePackedAVX512(t *table, hs *uint64, n int, s *probeScratch)
 
 // probePacked tests the n located keys of s against the table, writes
-// found[0:n] and returns how many were found. It is the generic SWAR probe
-// in straight-line scalar code with BMI shifts and no bounds checks; it makes
-// one call do a whole chunk. It reads 8 bytes (f <= 16) or 16 bytes (f > 16)
-// from the first byte of each bucket: at most 15 bytes past the last
-// bucket's start, which tablePad covers.
+// found[0:n] and returns how many were found: the generic SWAR probe in
+// straight-line BMI code without bounds checks, a chunk a call. It reads 8
+// (f <= 16) or 16 bytes from each bucket's first byte, at most 15 past the
+// last bucket's start, which tablePad covers.
 //
 //go:noescape
 func probePacked(t *table, s *probeScratch, n int, found *bool) int

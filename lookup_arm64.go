@@ -29,19 +29,17 @@ func locatePacked(t *table, hs []uint64, s *probeScratch) {
 func hashBatchAsm(h *hasher, keys []uint64, out []uint64) { hashBatchGeneric(h, keys, out) }
 
 // locatePackedARM64 does what locate and alt do for hs[0:n] into s, and
-// issues PRFM PLDL1KEEP for the first and the last byte probePacked loads of
-// both buckets of every hash (two lines when a bucket straddles), which Go
-// cannot. It reads hs[0:n] and nothing of the table: a prefetch
-// never faults.
+// issues PRFM PLDL1KEEP, which Go cannot, for the first and last byte
+// probePacked loads of both buckets. It reads hs[0:n] and nothing of the
+// table: a prefetch never faults.
 //
 //go:noescape
 func locatePackedARM64(t *table, hs *uint64, n int, s *probeScratch)
 
 // probePacked tests the n located keys of s against the table, writes
-// found[0:n] and returns how many were found: the generic SWAR probe without
-// bounds checks, a whole chunk per call. It reads 8 bytes (f <= 16) or 16
-// bytes (f > 16) from the first byte of each bucket: at most 15 bytes past
-// the last bucket's start, which tablePad covers.
+// found[0:n] and returns how many were found: the generic SWAR probe
+// without bounds checks, a chunk a call. It reads 8 or 16 bytes from each
+// bucket's first byte, at most 15 past the last bucket's start (tablePad).
 //
 //go:noescape
 func probePacked(t *table, s *probeScratch, n int, found *bool) int

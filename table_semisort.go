@@ -62,9 +62,8 @@ func semiEncode(a, b, c, d uint32) uint16 {
 }
 
 // semiSpread is the top bits of the w-bit lanes (w >= 1) of the slots in
-// the 4-bit mask, as a 128-bit value.
-// The slots are selected with a mask, not a branch: which slots match is
-// random, and a mispredicted branch costs more than the loop.
+// the 4-bit mask, as a 128-bit value, selected by a mask, not a branch,
+// which random matches would mispredict.
 func semiSpread(mask uint64, w uint) (lo, hi uint64) {
 	for k := uint(0); k < slotsPerBucket; k++ {
 		var l, h uint64
@@ -118,11 +117,9 @@ func (s *shape) semiMatch64(b, bp, bl uint64) uint64 {
 	return s.semiLanes.zero64(b>>semiCodeBits^bl)&^s.unspread[prefix] | prefix&s.fourBitsOnly
 }
 
-// semiLows is the low parts of a bucket (given as narrowWord, f <= 16) xored
-// with bl, the broadcast low part of a fingerprint, with the top bit of
-// every lane whose prefix is not the fingerprint's (bp, broadcast) set: a
-// lane is zero exactly where the bucket holds the fingerprint, so anyZero
-// over the w-bit lanes tells whether it does.
+// semiLows is a bucket's low parts (narrowWord, f <= 16) xor bl, the
+// fingerprint's broadcast low part, with the top bit set in every lane whose
+// prefix is not bp's: a lane is zero exactly where the bucket holds it.
 func (s *shape) semiLows(b, bp, bl uint64) uint64 {
 	return b>>semiCodeBits ^ bl | s.unspread[semiPrefixMatch(b, bp)]
 }
