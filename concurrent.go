@@ -151,8 +151,7 @@ func (c *concurrent) configure(h hasher, kind keyKind, capacity, maxCapacity, ma
 	c.path = make([]pathNode, 0, searchBuckets*maxKicks+2)
 }
 
-// Hash returns the hash of key that the ...Hash methods take; see
-// Filter.Hash.
+// Hash is Filter.Hash.
 func (f *ConcurrentFilter[T]) Hash(key T) uint64 {
 	if f.c.kind == kindInvalid { // a zero ConcurrentFilter
 		h := newHasher(DefaultSeed)
@@ -267,12 +266,10 @@ func (f *ConcurrentFilter[T]) Reset() { f.c.reset() }
 // Len is the number of items stored.
 func (f *ConcurrentFilter[T]) Len() int { return int(f.c.n.Load()) }
 
-// Capacity is how many distinct keys the filter's table accepts from
-// empty; see Filter.Capacity.
+// Capacity is Filter.Capacity.
 func (f *ConcurrentFilter[T]) Capacity() int { return f.c.capacity }
 
-// MaxCapacity is how many distinct keys the filter accepts from empty,
-// growing; see Filter.MaxCapacity.
+// MaxCapacity is Filter.MaxCapacity.
 func (f *ConcurrentFilter[T]) MaxCapacity() int { return f.c.maxCapacity }
 
 // Slots is the number of fingerprint slots: 4 per bucket.
@@ -287,8 +284,7 @@ func (f *ConcurrentFilter[T]) FingerprintBits() int { return int(f.c.view().t.fb
 // Layout is the bucket encoding.
 func (f *ConcurrentFilter[T]) Layout() Layout { return f.c.view().t.layout }
 
-// Seed is the seed in use: Config.Seed, or DefaultSeed for 0. It is 0 only
-// for the zero ConcurrentFilter.
+// Seed is Filter.Seed.
 func (f *ConcurrentFilter[T]) Seed() uint64 { return f.c.h.seed }
 
 // SizeBytes is the memory the filter's table takes: the buckets' words with
@@ -301,15 +297,13 @@ func (f *ConcurrentFilter[T]) SizeBytes() int {
 	return 8 * (len(s.words) + len(s.seq))
 }
 
-// EstimatedFalsePositiveRate is the expected false-positive rate of Contains
-// at the current load.
+// EstimatedFalsePositiveRate is Filter.EstimatedFalsePositiveRate.
 func (f *ConcurrentFilter[T]) EstimatedFalsePositiveRate() float64 {
 	r := f.c.view()
 	return r.estimatedFPR()
 }
 
-// view is a reader of the current table's shape (without its data), with
-// the count Len reports: what the accessors describe. It takes no lock.
+// view is a reader of the current table's shape and Len, without a lock.
 func (c *concurrent) view() reader {
 	if c.cur.Load() == nil {
 		return reader{}
@@ -318,8 +312,7 @@ func (c *concurrent) view() reader {
 		capacity: c.capacity, maxCapacity: c.maxCapacity}
 }
 
-// String describes the filter in one line, like Filter.String, never its
-// seed or contents:
+// String describes the filter in one line, like Filter.String:
 //
 //	cuckoo.ConcurrentFilter(integer keys, 12-bit Packed, 3 items, capacity 1000, load 0.282%)
 func (f *ConcurrentFilter[T]) String() string { return f.describe("cuckoo.ConcurrentFilter") }

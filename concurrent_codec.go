@@ -12,12 +12,10 @@ import (
 // any value given to an Unmarshal it must not be in use meanwhile: they load
 // a filter before it is shared. Clone and Merge are safe for concurrent use.
 
-// UnmarshalBinary replaces the filter with the one encoded in data (either
-// encoding, FORMAT.md), with Filter.UnmarshalBinary's checks and errors. It
-// works on a zero ConcurrentFilter; a keyed encoding needs a filter made
-// with its Config.Key. The table is allocated once, and data is not
-// retained. It must not run while other goroutines use the filter; after
-// an error the filter is unchanged.
+// UnmarshalBinary is Filter.UnmarshalBinary, also on a zero
+// ConcurrentFilter (a keyed encoding needs one made with its Key). It must
+// not run while other goroutines use the filter; after an error the filter
+// is unchanged.
 func (f *ConcurrentFilter[T]) UnmarshalBinary(data []byte) error {
 	h, t, err := decode(data, kindOf[T](), checkAll, f.c.h.sip())
 	if err != nil {
@@ -40,8 +38,7 @@ func (f *ConcurrentFilter[T]) ReadFrom(r io.Reader) (int64, error) {
 	return int64(len(buf)), err
 }
 
-// AppendText appends the filter's encoding in standard base64 to b, as
-// Filter.AppendText does, and returns the extended slice.
+// AppendText is Filter.AppendText.
 func (f *ConcurrentFilter[T]) AppendText(b []byte) ([]byte, error) {
 	f.c.mu.Lock()
 	defer f.c.mu.Unlock()
@@ -56,15 +53,13 @@ func (f *ConcurrentFilter[T]) AppendText(b []byte) ([]byte, error) {
 	return base64.StdEncoding.AppendEncode(b, bin), nil
 }
 
-// MarshalText returns the filter's encoding in standard base64: it
-// implements encoding.TextMarshaler, so that encoding/json writes a
+// MarshalText is Filter.MarshalText: encoding/json writes a
 // *ConcurrentFilter as a string.
 func (f *ConcurrentFilter[T]) MarshalText() ([]byte, error) { return f.AppendText(nil) }
 
-// UnmarshalText replaces the filter with the one whose base64 text
-// MarshalText wrote (either type's): it implements encoding.TextUnmarshaler,
-// with Filter.UnmarshalText's checks and errors. It must not run while
-// other goroutines use the filter; after an error the filter is unchanged.
+// UnmarshalText is Filter.UnmarshalText (either type's text). It must not
+// run while other goroutines use the filter; after an error the filter is
+// unchanged.
 func (f *ConcurrentFilter[T]) UnmarshalText(text []byte) error {
 	data, err := base64.StdEncoding.AppendDecode(nil, text)
 	if err != nil {
@@ -73,9 +68,8 @@ func (f *ConcurrentFilter[T]) UnmarshalText(text []byte) error {
 	return f.UnmarshalBinary(data)
 }
 
-// Clone returns a copy of the filter as it is between two writes: the same
-// keys, Config and seed. Later changes to either do not affect the other.
-// The clone of a zero ConcurrentFilter is a zero ConcurrentFilter.
+// Clone returns an independent copy of the filter as it is between two
+// writes. The clone of a zero ConcurrentFilter is zero.
 func (f *ConcurrentFilter[T]) Clone() *ConcurrentFilter[T] {
 	c := &f.c
 	c.mu.Lock()

@@ -2,10 +2,8 @@
 
 package cuckoo
 
-// recorder is where the model test (concurrent_model_test.go, which builds
-// only with -tags cuckoomodel and declares the recording one) notes every
-// store of a ctable's writer. In every other build it is empty, and its
-// calls compile to nothing.
+// recorder is where the model test (-tags cuckoomodel, which declares the
+// recording one) notes a ctable writer's stores; here its calls are empty.
 type recorder struct{}
 
 func (recorder) store(s *ctable, version bool, i, v uint64) {}

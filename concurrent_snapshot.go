@@ -11,9 +11,8 @@ import (
 // the writers' mutex, so it sees the table between two writes; lookups go
 // on meanwhile.
 
-// Snapshot returns a Filter holding a copy of the filter as it is between
-// two writes: the same keys, Config and seed. Later changes to either do
-// not affect the other.
+// Snapshot returns an independent Filter copy of the filter as it is
+// between two writes: the same keys, Config and seed.
 func (f *ConcurrentFilter[T]) Snapshot() *Filter[T] {
 	c := &f.c
 	c.mu.Lock()
@@ -24,10 +23,9 @@ func (f *ConcurrentFilter[T]) Snapshot() *Filter[T] {
 	return &Filter[T]{c: c.snapshot()}
 }
 
-// AppendBinary appends the filter's encoding (FORMAT.md) to b and returns
-// the extended slice: the encoding a Filter with the same contents gives,
-// readable by Filter.UnmarshalBinary and NewView. It allocates nothing when
-// b has room for it.
+// AppendBinary appends the filter's encoding to b, as a Filter with the
+// same contents would, and returns the extended slice. It allocates nothing
+// when b has room.
 func (f *ConcurrentFilter[T]) AppendBinary(b []byte) ([]byte, error) {
 	f.c.mu.Lock()
 	defer f.c.mu.Unlock()

@@ -1,9 +1,8 @@
 package cuckoo
 
 // The state under the public types: a reader answers queries (Filter,
-// View), a core also changes the table (Filter, and ConcurrentFilter's
-// snapshots). Their operations live with what they do: lookup.go,
-// insert.go, filter.go (delete), encoding.go.
+// View), a core also changes the table (Filter, ConcurrentFilter's
+// snapshots); their operations live in lookup.go, insert.go, filter.go.
 
 import (
 	"math/bits"

@@ -9,14 +9,12 @@ import (
 // for them with errors.Is.
 var (
 	// ErrFull reports that an insert found no free slot within MaxKicks
-	// displacements. The filter is left exactly as it was before the call.
-	// From Build, BuildHashes and AppendCompactHashes, it reports keys that
-	// did not fit in the largest table those try for them.
+	// displacements, leaving the filter as it was; from Build, BuildHashes
+	// and AppendCompactHashes, keys that fit in none of their tables.
 	ErrFull = errors.New("cuckoo: filter is full")
 
 	// ErrTooManyDuplicates reports that the key's two buckets already hold
-	// eight copies of its fingerprint, the most a filter can store. It is
-	// returned at once, without displacing anything.
+	// eight copies of its fingerprint, the most they can; it comes at once.
 	ErrTooManyDuplicates = errors.New("cuckoo: too many copies of one key")
 
 	// ErrInvalidConfig reports a Config that cannot make a filter. The

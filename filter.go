@@ -61,9 +61,8 @@ func New[T Hashable](cfg Config) (*Filter[T], error) {
 	return &Filter[T]{c: newCore(r, p.maxKicks)}, nil
 }
 
-// Hash returns the hash of key that the ...Hash methods take. Filters with
-// the same Seed (and, if keyed, the same Config.Key) give the same hash, so
-// a key hashed once can probe many filters.
+// Hash returns the hash of key that the ...Hash methods take, the same in
+// every filter of the same Seed (and Key).
 func (f *Filter[T]) Hash(key T) uint64 { return hashKeyOf(&f.c.reader, key) }
 
 // Contains reports whether key may be in the filter. It is never false for
@@ -77,8 +76,7 @@ func (f *Filter[T]) ContainsHash(h uint64) bool {
 }
 
 // Count returns how many copies of key's fingerprint its two buckets hold,
-// 0 to 8: the copies of key inserted, plus any other key's matching
-// fingerprint.
+// 0 to 8: key's copies, and any other key's matching fingerprint.
 func (f *Filter[T]) Count(key T) int { return f.c.countHash(f.Hash(key)) }
 
 // CountHash is Count for a key hashed with Hash.
@@ -134,9 +132,8 @@ func (f *Filter[T]) Clone() *Filter[T] {
 	return g
 }
 
-// Reset empties the filter and restarts its displacement PRNG, so that the
-// same operations give the same table as on a new filter. A growable filter
-// that has grown returns to its first table, which Reset allocates.
+// Reset empties the filter and restarts its displacement PRNG, as New made
+// it; a grown filter returns to its first table, which Reset allocates.
 func (f *Filter[T]) Reset() { f.c.reset() }
 
 // Len is the number of items stored.
@@ -155,8 +152,7 @@ func (f *Filter[T]) Seed() uint64 { return f.c.h.seed }
 func (f *Filter[T]) Capacity() int { return f.c.capacity }
 
 // MaxCapacity is how many distinct keys the filter accepts from empty,
-// growing: Config.MaxCapacity for a growable filter, Capacity for a fixed
-// one.
+// growing: Config.MaxCapacity, or Capacity for a fixed filter.
 func (f *Filter[T]) MaxCapacity() int { return f.c.maxCapacity }
 
 // Slots is the number of fingerprint slots: 4 per bucket.
@@ -171,12 +167,10 @@ func (f *Filter[T]) FingerprintBits() int { return int(f.c.t.fbits) }
 // Layout is the bucket encoding.
 func (f *Filter[T]) Layout() Layout { return f.c.t.layout }
 
-// SizeBytes is the size of the table in bytes, the few padding bytes at its
-// end included.
+// SizeBytes is the size of the table in bytes, its padding included.
 func (f *Filter[T]) SizeBytes() int { return len(f.c.t.data) }
 
-// EstimatedFalsePositiveRate is the expected false-positive rate of Contains
-// at the current load.
+// EstimatedFalsePositiveRate is Contains's expected rate at the current load.
 func (f *Filter[T]) EstimatedFalsePositiveRate() float64 { return f.c.estimatedFPR() }
 
 // hash is the hash of the key of the reader's kind at p.

@@ -5,8 +5,7 @@ import (
 	"strconv"
 )
 
-// Introspection: the Config a filter was made with, and one snapshot of
-// its state for logs and dashboards.
+// Introspection: a filter's Config, and a snapshot of its state for logs.
 
 // Info describes a filter at one moment; its String is one line for logs.
 type Info struct {
@@ -51,9 +50,8 @@ func (r *reader) info(maxKicks, size int) Info {
 	}
 }
 
-// config is the Config that makes an empty filter like r's: the same
-// hash seed, width, layout, first table and growth. It never holds the
-// key: a keyed filter's Config needs Key set again by its owner.
+// config is the Config that makes an empty filter like r's (seed, width,
+// layout, first table, growth), never with the key.
 func (r *reader) config(maxKicks int) Config {
 	if r.t.m == 0 { // a zero filter
 		return Config{}
@@ -79,23 +77,20 @@ func (f *Filter[T]) Config() Config { return f.c.config(f.c.maxKicks) }
 // Info returns a snapshot of the filter's size, load and parameters.
 func (f *Filter[T]) Info() Info { return f.c.info(f.c.maxKicks, f.SizeBytes()) }
 
-// Config returns the Config of the filter the view reads; see
-// Filter.Config. MaxKicks is left 0 (the default): a View does not insert.
+// Config is Filter.Config of the filter the view reads, MaxKicks 0.
 func (v *View[T]) Config() Config { return v.r.config(0) }
 
 // Info returns a snapshot of the view's filter; see Filter.Info.
 func (v *View[T]) Info() Info { return v.r.info(0, v.SizeBytes()) }
 
-// Config returns the Config that makes an empty filter compatible with f;
-// see Filter.Config.
+// Config is Filter.Config.
 func (f *ConcurrentFilter[T]) Config() Config {
 	r := f.c.view()
 	return r.config(f.c.maxKicks)
 }
 
-// Info returns a snapshot of the filter's size, load and parameters; see
-// Filter.Info. It takes no lock: while writers run, Len and the table
-// fields are each read once, at moments close together.
+// Info is Filter.Info, without a lock: while writers run, Len and the
+// table's fields are each read once, at moments close together.
 func (f *ConcurrentFilter[T]) Info() Info {
 	r := f.c.view()
 	return r.info(f.c.maxKicks, f.SizeBytes())

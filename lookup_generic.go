@@ -2,9 +2,8 @@ package cuckoo
 
 import "runtime"
 
-// The generic probes are the reference for every other implementation and
-// compile on every platform. They test the four slots of both buckets at
-// once with the SWAR arithmetic of lanes.go.
+// The generic probes, the reference for every other implementation, on
+// every platform: SWAR tests of all slots of both buckets at once.
 
 // containsGeneric reports whether the table holds the fingerprint of hash h
 // in either of its buckets, for both layouts.

@@ -28,8 +28,7 @@ type View[T Hashable] struct {
 	r reader
 }
 
-// Hash returns the hash of key that the ...Hash methods take; see
-// Filter.Hash.
+// Hash is Filter.Hash.
 func (v *View[T]) Hash(key T) uint64 { return hashKeyOf(&v.r, key) }
 
 // Contains reports whether key may be in the filter; see Filter.Contains.
@@ -48,8 +47,7 @@ func (v *View[T]) ContainsHashBatch(hashes []uint64, found []bool) int {
 	return containsBatch(&v.r.t, hashes, found)
 }
 
-// Count returns how many copies of key's fingerprint its two buckets hold;
-// see Filter.Count.
+// Count is Filter.Count.
 func (v *View[T]) Count(key T) int { return v.r.countHash(v.Hash(key)) }
 
 // CountHash is Count for a key hashed with Hash.
@@ -61,8 +59,7 @@ func (v *View[T]) Len() int { return v.r.count }
 // Seed is the hash seed of the encoded filter; see Filter.Seed.
 func (v *View[T]) Seed() uint64 { return v.r.h.seed }
 
-// Capacity is the Capacity of the filter the view reads; see
-// Filter.Capacity.
+// Capacity is Filter.Capacity of the filter the view reads.
 func (v *View[T]) Capacity() int { return v.r.capacity }
 
 // Slots is the number of fingerprint slots: 4 per bucket.
@@ -77,12 +74,10 @@ func (v *View[T]) FingerprintBits() int { return int(v.r.t.fbits) }
 // Layout is the bucket encoding.
 func (v *View[T]) Layout() Layout { return v.r.t.layout }
 
-// SizeBytes is the size of the table in bytes, padding included: the part
-// of the encoding the View answers from.
+// SizeBytes is the size of the table (the encoding's part it reads).
 func (v *View[T]) SizeBytes() int { return len(v.r.t.data) }
 
-// EstimatedFalsePositiveRate is the expected false-positive rate of Contains
-// at the filter's load.
+// EstimatedFalsePositiveRate is Filter.EstimatedFalsePositiveRate.
 func (v *View[T]) EstimatedFalsePositiveRate() float64 { return v.r.estimatedFPR() }
 
 // NewView returns a View that answers from data, exactly one encoding of a
