@@ -15,7 +15,7 @@ const hashBlock = 256
 //
 // It hashes a block of keys, fetches all their buckets, then tests them, so
 // that the keys' cache misses overlap: in a table larger than the caches it
-// costs a fraction of a loop of Contains (README, "Performance").
+// costs a fraction of a loop of Contains (bench/RESULTS.md).
 func (f *Filter[T]) ContainsBatch(keys []T, found []bool) int {
 	return containsKeys(&f.c.reader, keys, found)
 }
@@ -58,7 +58,7 @@ func hashKeys[T Hashable](h *hasher, kind keyKind, keys []T, out []uint64) {
 // ErrTooManyDuplicates), which leaves the filter as the failed Insert would.
 // The keys after it are not inserted. While it inserts, it fetches the
 // buckets of the keys ahead, so that in a large filter it costs a fraction
-// of a loop of Insert (README, "Performance").
+// of a loop of Insert (bench/RESULTS.md).
 func (f *Filter[T]) InsertBatch(keys []T) (int, error) {
 	if f.c.t.data == nil && len(keys) > 0 {
 		return 0, errZeroFilter
