@@ -21,18 +21,11 @@
 // own shape, so tables written at one rate are read by a policy made for
 // another.
 //
-// Against goleveldb's Bloom filter at the same bits per key, measured
-// through goleveldb (a million 16-byte keys, default options; bench_test.go):
-// with small values, about 120 keys a filter, New(0.001) spends 12.9 bits a
-// key for 0.37 times the false positives of NewBloomFilter(13), and
-// New(0.01) 9.8 bits a key for 0.85 times those of NewBloomFilter(10). In
-// the filters of a few dozen keys that blocks of larger values give, the
-// table's even bucket count and the encoding's 5 bytes weigh more:
-// New(0.001) spends 15.7 bits a key for 0.49 times the false positives of
-// NewBloomFilter(16), but New(0.01) 12 bits a key for 1.4 times those of
-// NewBloomFilter(12). A lookup takes 41-47 ns against the Bloom filter's
-// 57-61, which an absent Get's 2.5 µs hides. Building a filter takes 100-135
-// ns a key against the Bloom filter's 65.
+// Against goleveldb's Bloom filter at the same bits per key (the README's
+// "Inside a database", bench_test.go), lookups are faster and builds
+// slower; in the small filters of blocks of a few dozen keys, the even
+// bucket count and the encoding's bytes weigh more, so choose a rate of
+// 0.001 or less there.
 package leveldbfilter
 
 import (

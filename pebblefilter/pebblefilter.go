@@ -67,9 +67,8 @@ const alwaysTrue = 0
 
 // Policy returns a pebble.FilterPolicy that writes cuckoo filters with a
 // false-positive rate of at most falsePositiveRate, whatever the number of
-// keys in a table. At 0.01 the filters have 10-bit fingerprints, take
-// about 9.2 bits a key and let through about 0.76% of absent keys, where
-// bloom.FilterPolicy(10) takes 10 bits a key and lets through about 1.2%.
+// keys in a table (at 0.01, 10-bit fingerprints; the README's "Inside a
+// database" compares them with bloom.FilterPolicy).
 //
 // falsePositiveRate must be in (0, 1) and at least about 2^-29 (32-bit
 // fingerprints); Policy panics otherwise, since a rate that is out of range
