@@ -20,7 +20,7 @@ import (
 // (see "Security"; set Config.Key for keys an adversary may choose).
 //
 // cfg is New's Config without Capacity and MaxCapacity, which must be 0;
-// FalsePositiveRate picks a width that reaches the rate in a full table.
+// FalsePositiveRate picks the smallest width that reaches it when full.
 // Len is the number of keys stored and Capacity what New promises for a
 // table of this size (see Filter.Capacity), so Len is usually above
 // Capacity and inserts after Build may fail; emptied with Reset, the filter

@@ -7,7 +7,8 @@ import (
 
 // Filter is a cuckoo filter of keys of type T: a set that answers "maybe
 // present" or "certainly absent" with two memory accesses and about f/0.95
-// bits per key. Make it with New, Build or BuildHashes. Its methods:
+// bits per key. Make it with New, Build, BuildHashes or DecodeKeyed. Its
+// methods:
 //
 //   - queries: Contains, Count, ContainsBatch and their ...Hash forms, Hash;
 //   - changes: Insert, InsertUnique, InsertBatch, Delete (their ...Hash
@@ -18,8 +19,9 @@ import (
 //     FingerprintBits, Layout, Seed, SizeBytes, EncodedSize,
 //     EstimatedFalsePositiveRate, Config, Info, String; and Clone.
 //
-// Queries and introspection may run from many goroutines at once; changes
-// need exclusive access (a ConcurrentFilter needs none).
+// Queries, introspection and the encoders may run from many goroutines at
+// once; changes and decoders need exclusive access (a ConcurrentFilter
+// needs none).
 //
 // The zero Filter answers as an empty filter that cannot take keys: its
 // queries find nothing, Delete and Reset do nothing, its counts and rates
