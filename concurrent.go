@@ -160,9 +160,8 @@ func (f *ConcurrentFilter[T]) Hash(key T) uint64 {
 	return f.c.hash(unsafe.Pointer(&key))
 }
 
-// Contains reports whether key may be in the filter. It is never false for
-// a key whose insert finished before Contains began and whose delete (if
-// any) had not begun when it returned, whatever writers do meanwhile.
+// Contains reports whether key may be in the filter: never false for a key
+// inserted before it began, unless a delete of it began before it returned.
 func (f *ConcurrentFilter[T]) Contains(key T) bool {
 	return f.c.lookup(f.c.kind, unsafe.Pointer(&key))
 }
@@ -287,8 +286,7 @@ func (f *ConcurrentFilter[T]) Layout() Layout { return f.c.view().t.layout }
 // Seed is Filter.Seed.
 func (f *ConcurrentFilter[T]) Seed() uint64 { return f.c.h.seed }
 
-// SizeBytes is the memory the filter's table takes: the buckets' words with
-// their padding, and the version counters.
+// SizeBytes is the table's memory: the buckets' words and the versions.
 func (f *ConcurrentFilter[T]) SizeBytes() int {
 	s := f.c.cur.Load()
 	if s == nil {
@@ -322,8 +320,7 @@ func (f *ConcurrentFilter[T]) GoString() string {
 	return f.describe(typeName[T]("cuckoo.ConcurrentFilter"))
 }
 
-// Format prints the filter with String, or GoString for %#v, so that no
-// verb prints the fields.
+// Format prints the filter with String, or GoString for %#v, never fields.
 func (f *ConcurrentFilter[T]) Format(s fmt.State, verb rune) {
 	formatWith(s, verb, f.String, f.GoString)
 }

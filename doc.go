@@ -59,13 +59,11 @@
 //
 // # Concurrency and copies
 //
-// A Filter's read-only methods may run concurrently with each other;
-// methods that modify it need exclusive access. Clone makes an independent
-// copy; a copied Filter value shares the table, and go vet reports the copy.
-// A filter read by many goroutines while it changes should be a
-// ConcurrentFilter: its lookups take no lock (they validate with version
-// counters), scale with cores and never miss a key inserted before they
-// began, whatever writers do meanwhile; writers run one at a time.
+// A Filter's read-only methods may run concurrently; changes need exclusive
+// access. A filter read by many goroutines while it changes should be a
+// ConcurrentFilter, whose lookups take no lock, scale with cores and never
+// miss a key inserted before they began. Clone copies a Filter (go vet
+// reports a copied Filter value, which would share the table).
 //
 // # Hashing once, probing many filters
 //

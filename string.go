@@ -26,8 +26,7 @@ func (f *Filter[T]) GoString() string {
 	return f.c.describe(typeName[T]("cuckoo.Filter"), zeroFilterText)
 }
 
-// Format prints the filter with String, or GoString for %#v, so that no
-// verb prints the fields.
+// Format prints the filter with String, or GoString for %#v, never fields.
 func (f *Filter[T]) Format(s fmt.State, verb rune) { formatWith(s, verb, f.String, f.GoString) }
 
 // String describes the view in one line, like Filter.String:
