@@ -37,6 +37,9 @@ func testAllocs[T Hashable](t *testing.T, layout Layout, key func(int) T) {
 		{Capacity: n, Layout: layout, FingerprintBits: 9},
 		{Capacity: n, Layout: layout, FingerprintBits: 9, Key: [16]byte{9: 9}},
 		{Capacity: n / 8, MaxCapacity: n, Layout: layout, FingerprintBits: 9},
+		{Capacity: n, Layout: layout, FingerprintBits: 9, Generations: 4},
+		{Capacity: n, Layout: layout, FingerprintBits: 20, Generations: 16},
+		{Capacity: n, Layout: layout, FingerprintBits: 9, Generations: 1},
 	} {
 		testAllocsOf(t, cfg, key)
 	}
@@ -72,6 +75,7 @@ type keyOps[T Hashable] interface {
 	ContainsHashBatch([]uint64, []bool) int
 	InsertBatch([]T) (int, error)
 	InsertHashBatch([]uint64) (int, error)
+	Advance() int
 }
 
 // perKeyOps inserts key(0) .. key(n-1) into f and returns, by name, calls
@@ -106,5 +110,7 @@ func perKeyOps[T Hashable](f keyOps[T], key func(int) T, n int) map[string]func(
 		"InsertMany":        func() { _ = f.Insert(next()); _ = f.Insert(next()); _ = f.Insert(next()) },
 		"InsertBatch":       func() { j := i % n; i++; _, _ = f.InsertBatch(keys[j : j+300]) },
 		"InsertHashBatch":   func() { j := i % n; i++; _, _ = f.InsertHashBatch(hashes[j : j+300]) },
+		"Advance":           func() { f.Advance() },
+		"InsertAdvance":     func() { _ = f.Insert(next()); _, _ = f.InsertUnique(next()); f.Advance() },
 	}
 }

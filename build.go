@@ -114,6 +114,8 @@ func buildParams(cfg Config, n int) (params, error) {
 		return params{}, invalidField("Capacity", "%d is set; Build sizes the filter for its keys", cfg.Capacity)
 	case cfg.MaxCapacity != 0:
 		return params{}, invalidField("MaxCapacity", "%d is set; a built filter is fixed", cfg.MaxCapacity)
+	case cfg.Generations != 0:
+		return params{}, invalidField("Generations", "%d is set; a built filter's keys do not expire", cfg.Generations)
 	}
 	cfg.Capacity = max(n, 1)
 	// New's sizing (resolve) is not Build's, which starts from buildStart;

@@ -73,7 +73,7 @@ import (
 //     writes to their buckets keep spoiling their reads, and never report a
 //     stored key absent whatever writers do meanwhile;
 //   - changes (Insert, InsertUnique, InsertBatch, Delete, their ...Hash
-//     forms, Merge, Reset) run one at a time;
+//     forms, Merge, Reset, Advance) run one at a time;
 //   - persistence: AppendBinary, MarshalBinary, WriteTo, UnmarshalBinary,
 //     ReadFrom and the text forms, in Filter's format; Snapshot returns a
 //     Filter copy (for AppendCompact, say);
@@ -103,8 +103,9 @@ type concurrent struct {
 	count    int          // items stored; under mu
 	n        atomic.Int64 // count, for Len: stored when a write ends
 	maxKicks int
-	rng      uint64     // a Filter's displacement PRNG state, kept for Snapshot and the encoding
-	path     []pathNode // search's queue: searchBuckets*MaxKicks + 2 nodes
+	rng      uint64        // a Filter's displacement PRNG state, kept for Snapshot and the encoding
+	path     []pathNode    // search's queue: searchBuckets*MaxKicks + 2 nodes
+	gen      atomic.Uint32 // an expiring filter's current generation (concurrent_expiry.go): stored under mu
 }
 
 // maxOptimistic is how many lock-free attempts a lookup makes, each failing
@@ -123,7 +124,7 @@ func NewConcurrent[T Hashable](cfg Config) (*ConcurrentFilter[T], error) {
 	r.setKey(p.key)
 	f := &ConcurrentFilter[T]{}
 	f.c.configure(r.h, r.kind, p.capacity, p.maxCapacity, p.maxKicks)
-	f.c.cur.Store(newCtable(tableShape(p.m, p.f, p.g, 0, p.layout)))
+	f.c.cur.Store(newCtable(shapeFor(&p)))
 	return f, nil
 }
 
@@ -137,6 +138,7 @@ func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
 	c := &ConcurrentFilter[T]{}
 	c.c.configure(f.c.h, f.c.kind, f.c.capacity, f.c.maxCapacity, f.c.maxKicks)
 	c.c.rng = f.c.rng
+	c.c.gen.Store(uint32(f.c.gen))
 	c.c.count = f.c.count
 	c.c.n.Store(int64(f.c.count))
 	c.c.cur.Store(ctableOf(&f.c.t))
@@ -148,6 +150,7 @@ func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
 func (c *concurrent) configure(h hasher, kind keyKind, capacity, maxCapacity, maxKicks int) {
 	c.h, c.kind, c.capacity, c.maxCapacity = h, kind, capacity, maxCapacity
 	c.maxKicks, c.rng = maxKicks, h.seed
+	c.gen.Store(0)
 	c.path = make([]pathNode, 0, searchBuckets*maxKicks+2)
 }
 
@@ -161,7 +164,8 @@ func (f *ConcurrentFilter[T]) Hash(key T) uint64 {
 }
 
 // Contains reports whether key may be in the filter: never false for a key
-// inserted before it began, unless a delete of it began before it returned.
+// inserted before it began, unless a delete of it, or the Advance that
+// expires it, began before it returned.
 func (f *ConcurrentFilter[T]) Contains(key T) bool {
 	return f.c.lookup(f.c.kind, unsafe.Pointer(&key))
 }
@@ -402,8 +406,13 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 // hold. Apart, so that lookup tests the class once: a second test there
 // made the fixed classes' lookup an instruction dearer (bench/icount).
 func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
-	if s.t.class == classGrownNarrow {
+	switch {
+	case s.t.class == classGrownNarrow:
 		return c.lookupGrownNarrow(s, h)
+	case s.t.class == classExpNarrow:
+		return c.lookupExpNarrow(s, h)
+	case s.t.genBits != 0:
+		return c.countExpiring(s, h) > 0
 	}
 	return c.lookupAt(s, h)
 }
@@ -457,6 +466,9 @@ func (c *concurrent) countHash(h uint64) int {
 	s := c.cur.Load()
 	if s == nil {
 		return 0
+	}
+	if s.t.genBits != 0 {
+		return c.countExpiring(s, h)
 	}
 	b1, v1, b2, v2 := s.t.place(h)
 	for range maxOptimistic {
@@ -538,6 +550,9 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.cur.Load()
+	if s.t.genBits != 0 {
+		return c.insertUniqueExpiring(s, h)
+	}
 	b1, v1, b2, v2 := s.t.place(h)
 	if s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) > 0 {
 		return false, nil
@@ -557,7 +572,7 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 func (c *concurrent) insertLocked(h uint64) error {
 	s := c.cur.Load()
 	t := &s.t
-	if !t.class.oneWord() {
+	if !t.class.oneWord() { // growable, f > 16, semi-sorted f = 4, expiring
 		return c.insertSlow(s, h)
 	}
 	fp, i1 := t.locate(h)
@@ -599,6 +614,9 @@ func (c *concurrent) insertLocked(h uint64) error {
 // table, so the core writes only tables no reader sees, and the one holding
 // the key is published only then; a failed insert publishes nothing.
 func (c *concurrent) insertSlow(s *ctable, h uint64) error {
+	if s.t.genBits != 0 {
+		return c.insertExpiring(s, h)
+	}
 	full := s.t.canGrow() && c.count >= s.t.stageCapacity() // doubles first
 	if !full {
 		b1, v1, b2, v2 := s.t.place(h)
@@ -670,6 +688,9 @@ func (c *concurrent) delete(h uint64) bool {
 	if s == nil {
 		return false
 	}
+	if s.t.genBits != 0 {
+		return c.deleteExpiring(s, h)
+	}
 	b1, v1, b2, v2 := s.t.place(h)
 	if s.remove(b1, v1) || s.remove(b2, v2) {
 		c.count--
@@ -689,12 +710,13 @@ func (c *concurrent) reset() {
 	if s == nil {
 		return
 	}
-	n := newCtable(tableShape(s.t.m0, s.t.fbits, s.t.g, 0, s.t.layout))
+	n := newCtable(s.t.firstShape())
 	n.rec = s.rec
 	c.publish(n)
 	c.count = 0
 	c.publishCount()
 	c.rng = c.h.seed
+	c.gen.Store(0)
 }
 
 // errZeroConcurrent is returned by what needs a table, called on a zero

@@ -81,6 +81,7 @@ func (f *ConcurrentFilter[T]) Clone() *ConcurrentFilter[T] {
 	}
 	g.c.configure(c.h, c.kind, c.capacity, c.maxCapacity, c.maxKicks)
 	g.c.rng, g.c.count = c.rng, c.count
+	g.c.gen.Store(c.gen.Load())
 	g.c.n.Store(int64(c.count))
 	n := newCtable(s.t)
 	copy(n.words, s.words) // writers hold mu: no word changes meanwhile

@@ -261,6 +261,9 @@ func (modelReader) bucket(t *table, b uint64, raw []uint64, v uint32) bool {
 		sh := b * uint64(t.bbits) & 63
 		lo, hi = join(w[0], w[1], sh), join(w[1], w[2], sh)
 	}
+	if t.genBits != 0 { // an expiring table: the fingerprint bits alone
+		return t.expiringMatchesOf(lo, hi, v) > 0
+	}
 	mlo, mhi := t.match(lo, hi, v)
 	return mlo|mhi != 0
 }
@@ -495,4 +498,70 @@ func reverseSessions(events []cevent) []cevent {
 		out = append(out, sessions[k]...)
 	}
 	return out
+}
+
+// TestConcurrentModelExpiring checks every interleaving of a reader with the
+// writes of an expiring filter (Generations 4) that change stored slots: an
+// Advance, which clears a generation in place; an InsertUnique that moves a
+// key of an older generation to the current one; a Delete; and inserts that
+// displace. Every key live through the write must stay found; those the
+// Advance expires and the deleted one may go.
+func TestConcurrentModelExpiring(t *testing.T) {
+	for _, cfg := range modelShapes {
+		cfg.Generations = 4
+		t.Run(fmt.Sprintf("%v/f=%d", cfg.Layout, cfg.FingerprintBits), func(t *testing.T) {
+			c := mustNewConcurrent[uint64](t, cfg)
+			r := newRand(uint64(cfg.FingerprintBits))
+			var gens [4][]uint64 // the hashes stored in each generation
+			for g := range gens {
+				if g > 0 {
+					c.Advance()
+				}
+				for c.Len() < (g+1)*cfg.Capacity/4 {
+					k := r.Uint64()
+					if c.Insert(k) != nil {
+						break
+					}
+					gens[g] = append(gens[g], c.Hash(k))
+				}
+			}
+			all := append(append(append(append([]uint64(nil), gens[0]...), gens[1]...), gens[2]...), gens[3]...)
+			later := all[len(gens[0]):]
+			check := func(name string, run *modelRun, minSessions int) {
+				t.Helper()
+				if run.sessions() < minSessions {
+					t.Fatalf("%s: %d write sessions", name, run.sessions())
+				}
+				n, err := run.check(productionReader)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				t.Logf("%s: %d sessions, %d interleavings", name, run.sessions(), n)
+			}
+			d := clone(c)
+			check("Advance", record(d, later, func() { d.Advance() }), 1)
+			// InsertUnique of a generation-0 key refreshes its slot in place.
+			d = clone(c)
+			k := r.Uint64()
+			_ = d.Insert(k) // a key of our own, to refresh
+			d.Advance()
+			check("InsertUnique", record(d, append(later, d.Hash(k)), func() { _, _ = d.InsertUnique(k) }), 1)
+			d = clone(c)
+			check("Delete", record(d, all[1:], func() { d.DeleteHash(all[0]) }), 1)
+			// Inserts into the full filter, until one displaces.
+			for try := 0; ; try++ {
+				if try == 200 {
+					t.Fatal("no insert displaced")
+				}
+				d = clone(c)
+				h := r.Uint64()
+				var err error
+				run := record(d, all, func() { err = d.InsertHash(h) })
+				if err == nil && run.sessions() >= 2 {
+					check("displacing insert", run, 2)
+					break
+				}
+			}
+		})
+	}
 }

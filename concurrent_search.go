@@ -39,11 +39,11 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 	q = append(q[:0], pathNode{b: uint32(b1), v: v1, parent: -1}, pathNode{b: uint32(b2), v: v2, parent: -1})
 	budget := searchBuckets * maxKicks
 	t := &s.t
-	fixed := t.g == 0
+	fixed := t.g|t.genBits == 0 // other takes an expiring slot's fingerprint
 	// The narrow packed tables' buckets are decoded and tested written out:
 	// through the codec, which does not inline, a concurrent insert took
 	// 55 instructions more (f = 13, bench/icount: 496 against 441).
-	packed := t.class.packedNarrow() || t.class == classGrownNarrow
+	packed := t.class.packedNarrow() || t.class == classGrownNarrow || t.class == classExpNarrow
 	for head := 0; head < len(q); head++ {
 		n := q[head]
 		if onPath(q, int(n.parent), uint64(n.b)) {

@@ -75,6 +75,9 @@ func (c *concurrent) reader(t table) reader {
 
 // appendBinary is AppendBinary; the caller holds mu.
 func (c *concurrent) appendBinary(b []byte, kind keyKind) ([]byte, error) {
+	if c.cur.Load().t.gens != 0 {
+		return b, errExpiringEncoding
+	}
 	h := c.header(kind)
 	var hb [headerSize]byte
 	h.put(&hb)
@@ -93,6 +96,6 @@ func (c *concurrent) snapshot() core {
 	n := tableBytes(t.m, t.bbits)
 	t.data = append(newTableData(n)[:0], t.data[:n]...)
 	fc := newCore(c.reader(t), c.maxKicks)
-	fc.rng = c.rng
+	fc.rng, fc.gen = c.rng, uint(c.gen.Load())
 	return fc
 }

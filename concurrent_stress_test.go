@@ -183,3 +183,112 @@ func stress(t *testing.T, cfg Config, d time.Duration) {
 		t.Fatalf("the writer never filled the filter (%d failures, %d doublings)", full, grw)
 	}
 }
+
+// TestConcurrentExpiringStress has readers check, as fast as they can,
+// resident keys of an expiring filter while a writer keeps it full of
+// other keys, deletes some, refreshes the residents with InsertUnique once
+// a generation (so they never expire) and calls Advance, which expires a
+// generation of the others at each call. A resident reported absent is a
+// false negative; there must be none. Both layouts, slots of 10 to 24 bits.
+func TestConcurrentExpiringStress(t *testing.T) {
+	per := *stressFor
+	if per == 0 {
+		per = 400 * time.Millisecond
+		if testing.Short() {
+			per = 250 * time.Millisecond
+		}
+	}
+	for _, layout := range layouts {
+		for _, c := range []struct{ f, gens int }{{8, 4}, {13, 4}, {20, 4}, {13, 16}, {12, 2}} {
+			cfg := Config{Capacity: 6000, FingerprintBits: c.f, Layout: layout, Seed: uint64(c.f), Generations: c.gens}
+			t.Run(fmt.Sprintf("%v/f=%d/G=%d", layout, c.f, c.gens), func(t *testing.T) { stressExpiring(t, cfg, per) })
+		}
+	}
+}
+
+func stressExpiring(t *testing.T, cfg Config, d time.Duration) {
+	readers := max(2, runtime.GOMAXPROCS(0)-1)
+	f := mustNewConcurrent[uint64](t, cfg)
+	r := newRand(uint64(cfg.FingerprintBits))
+	resident := make([]uint64, cfg.Capacity/8)
+	for i := range resident {
+		resident[i] = r.Uint64() | 1<<63 // residents have the top bit set, churn keys not
+		if err := f.Insert(resident[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var (
+		done        atomic.Bool
+		reads, lost atomic.Int64
+		lostKey     atomic.Uint64
+		wg          sync.WaitGroup
+	)
+	for g := range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			found := make([]bool, 16)
+			n := int64(0)
+			for i := g; !done.Load(); i++ {
+				for j := range 256 {
+					k := resident[(i*7919+j)%len(resident)]
+					ok := f.Contains(k)
+					switch j % 64 {
+					case 1:
+						ok = f.ContainsHash(f.Hash(k))
+					case 2:
+						ok = f.Count(k) > 0
+					case 3:
+						lo := (i + j) % (len(resident) - len(found))
+						ok = f.ContainsBatch(resident[lo:lo+len(found)], found) == len(found)
+					}
+					if !ok {
+						lost.Add(1)
+						lostKey.Store(k)
+					}
+				}
+				n += 256
+			}
+			reads.Add(n)
+		}()
+	}
+	start := time.Now()
+	perGen := (cfg.Capacity - len(resident)) / cfg.Generations
+	advances, expired, deleted := 0, 0, 0
+	for time.Since(start) < d || advances < 2*cfg.Generations {
+		for _, k := range resident { // seen once a generation: never expires
+			if added, err := f.InsertUnique(k); added || err != nil {
+				t.Fatalf("InsertUnique of a resident: added %v, %v", added, err)
+			}
+		}
+		var churn []uint64
+		for range perGen {
+			k := r.Uint64() &^ (1 << 63)
+			if err := f.Insert(k); err != nil {
+				t.Fatalf("Insert with %d live keys of capacity %d: %v", f.Len(), cfg.Capacity, err)
+			}
+			churn = append(churn, k)
+			if r.IntN(8) == 0 { // a key of this generation deleted again
+				i := r.IntN(len(churn))
+				if !f.Delete(churn[i]) {
+					t.Fatal("a stored churn key could not be deleted")
+				}
+				churn[i] = churn[len(churn)-1]
+				churn = churn[:len(churn)-1]
+				deleted++
+			}
+		}
+		expired += f.Advance()
+		advances++
+	}
+	done.Store(true)
+	wg.Wait()
+	t.Logf("%d reads by %d readers in %v, %d Advance calls expired %d keys, %d deleted, Len %d",
+		reads.Load(), readers, time.Since(start).Round(time.Millisecond), advances, expired, deleted, f.Len())
+	if n := lost.Load(); n > 0 {
+		t.Fatalf("%d false negatives, among them key %#x", n, lostKey.Load())
+	}
+	if expired == 0 {
+		t.Fatal("no key expired")
+	}
+}

@@ -541,7 +541,12 @@ func testConcurrentAllocs[T Hashable](t *testing.T, layout Layout, key func(int)
 	}
 	// Keyed, and growable (grown by the inserts below before the count).
 	cfgs = append(cfgs, Config{Capacity: n, Layout: layout, FingerprintBits: 12, Key: [16]byte{3: 3}},
-		Config{Capacity: n / 8, MaxCapacity: 4 * n, Layout: layout, FingerprintBits: 12})
+		Config{Capacity: n / 8, MaxCapacity: 4 * n, Layout: layout, FingerprintBits: 12},
+		Config{Capacity: n, Layout: layout, FingerprintBits: 12, Generations: 4}, // keys that expire
+		Config{Capacity: n, Layout: layout, FingerprintBits: 12, Generations: 1})
+	if _, ok := any(key(0)).(uint64); ok {
+		cfgs = append(cfgs, Config{Capacity: n, Layout: layout, FingerprintBits: 20, Generations: 16})
+	}
 	for _, cfg := range cfgs {
 		f := mustNewConcurrent[T](t, cfg)
 		enc := make([]byte, 0, 1<<20)

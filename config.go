@@ -3,6 +3,7 @@ package cuckoo
 import (
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // Config describes a filter. Capacity is required; every other zero field
@@ -60,6 +61,16 @@ type Config struct {
 	// items or fewer, leaves no room to double: New makes the fixed filter
 	// for MaxCapacity, whose Capacity and Config().Capacity are MaxCapacity.
 	MaxCapacity int
+	// Generations makes keys expire (see Advance): with G >= 2 every stored
+	// key belongs to the generation it was inserted in, and Advance G times
+	// removes it. Each slot carries ceil(log2 G) generation bits beside the
+	// fingerprint, so the table takes (f+ceil(log2 G))/f times the bytes of
+	// a filter without them, at the same false-positive rate; f plus those
+	// bits must be at most 32. G = 1 keeps no generation bits: Advance
+	// empties the filter (one window at a time). 0, the default, makes keys
+	// that never expire. At most MaxGenerations. An expiring filter cannot
+	// grow (MaxCapacity), be built (Build), merged or, for now, encoded.
+	Generations int
 }
 
 const (
@@ -72,6 +83,9 @@ const (
 
 	// MaxMaxKicks is the largest accepted Config.MaxKicks.
 	MaxMaxKicks = 1 << 16
+	// MaxGenerations is the largest accepted Config.Generations: 8
+	// generation bits a slot.
+	MaxGenerations = 256
 )
 
 // SizeBytes is the size in bytes of the table New would allocate for c,
@@ -84,7 +98,7 @@ func (c Config) SizeBytes() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return int(tableBytes(p.m, bucketBits(p.layout, p.f+p.g))), nil // a growable table's first stage has f+g-bit slots
+	return int(tableBytes(p.m, bucketBits(p.layout, p.f+p.g+genBits(p.gens)))), nil // a growable table's first stage has f+g-bit slots
 }
 
 // params is a validated Config.
@@ -98,6 +112,7 @@ type params struct {
 	layout      Layout
 	seed        uint64
 	maxKicks    int
+	gens        uint // Config.Generations: 0 for keys that never expire
 }
 
 func invalidField(field, format string, args ...any) error {
@@ -115,11 +130,14 @@ func (c Config) resolve() (params, error) {
 	if !ok {
 		return p, overCapacity(c.Capacity, p.f)
 	}
-	if err := checkCounts(c.Capacity, m, bucketBits(p.layout, p.f), math.MaxInt); err != nil {
+	if err := checkCounts(c.Capacity, m, bucketBits(p.layout, p.f+genBits(p.gens)), math.MaxInt); err != nil {
 		return p, err
 	}
 	p.m, p.maxCapacity = m, c.Capacity
 	if c.MaxCapacity != 0 && c.MaxCapacity != c.Capacity {
+		if p.gens != 0 {
+			return p, invalidField("MaxCapacity", "%d is set with Generations %d; an expiring filter is fixed", c.MaxCapacity, p.gens)
+		}
 		return p, p.growable(c.MaxCapacity)
 	}
 	return p, nil
@@ -164,7 +182,7 @@ func (c Config) check(full bool) (params, error) {
 		}
 		p.f = f
 	}
-	return p, nil
+	return p, p.checkGenerations(c.Generations)
 }
 
 // minBaseBuckets is the fewest buckets a growable table starts with: its
@@ -379,4 +397,27 @@ func bitsForRate(rate float64, full bool) (uint, bool) {
 		}
 	}
 	return 0, false
+}
+
+// genBits is the number of generation bits a slot of a filter of gens
+// generations carries: ceil(log2 gens), 0 for 0 or 1.
+func genBits(gens uint) uint {
+	if gens <= 1 {
+		return 0
+	}
+	return uint(bits.Len(gens - 1))
+}
+
+// checkGenerations checks Config.Generations g against p's fingerprint
+// width and records it.
+func (p *params) checkGenerations(g int) error {
+	if g < 0 || g > MaxGenerations {
+		return invalidField("Generations", "%d must be in 0..%d", g, MaxGenerations)
+	}
+	if b := genBits(uint(g)); p.f+b > maxFingerprintBits {
+		return invalidField("Generations", "%d needs %d bits a slot beside the %d-bit fingerprint, and a slot holds at most %d: use fingerprints of at most %d bits",
+			g, b, p.f, maxFingerprintBits, maxFingerprintBits-b)
+	}
+	p.gens = uint(g)
+	return nil
 }

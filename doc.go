@@ -57,6 +57,21 @@
 // Config.FalsePositiveRate picks the smallest width that reaches a rate (13
 // bits for the default, 0.001); Config.SizeBytes tells the table's size.
 //
+// # Keys that expire
+//
+// Config.Generations G >= 2 makes a filter that forgets by age: each key
+// belongs to the generation it was inserted in, and Advance starts a new
+// generation and removes the keys of the one inserted G calls ago, in one
+// pass over the table. A key inserted since the last Advance is found until
+// G more calls; InsertUnique of a present key moves it to the current
+// generation, so a key seen once a generation never expires (a sliding
+// window). Each slot carries ceil(log2 G) generation bits beside the
+// fingerprint: (f+ceil(log2 G))/f the bytes, the same false-positive rate,
+// and lookups read and test what a plain filter's do. Capacity counts the
+// live keys of all generations. G = 1 keeps no bits: Advance empties the
+// filter. Expiring filters do not grow, merge or build, and are not encoded
+// yet.
+//
 // # Concurrency and copies
 //
 // A Filter's read-only methods may run concurrently; changes need exclusive
@@ -125,9 +140,12 @@ package cuckoo
 //	lookup.go, lookup_generic.go        the single-key probe, the batch dispatch, the
 //	                                    pure-Go batches
 //	lookup_asm.go, lookup_*.go, *.s     the assembly batches and their selection
-//	insert.go, growth.go                an insert: its fast paths, the displacement walks;
+//	insert.go, growth.go, expiry.go, generations.go
+//	                                    an insert: its fast paths, the displacement walks;
 //	                                    growth: where a key lives (locate, alt, stages),
-//	                                    doubling, and the policy that doubles and retries
+//	                                    doubling, and the policy that doubles and retries;
+//	                                    keys that expire: an expiring filter's inserts,
+//	                                    deletes and Advance, slots with generation bits
 //	core.go                             reader and core, the state under the public types
 //	config.go, errors.go                Config and its resolution, the errors
 //	table.go, table_*.go                Layout, the table, its shapes, loads and stores and

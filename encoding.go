@@ -413,8 +413,8 @@ func (f *Filter[T]) EncodedSize() int {
 // the extended slice, allocating nothing when b has EncodedSize bytes to
 // spare. The same seed and operations give the same bytes on every host.
 func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
-	if f.c.t.data == nil {
-		return b, errZeroFilter
+	if err := f.c.encodable(); err != nil {
+		return b, err
 	}
 	h := f.header()
 	var hb [headerSize]byte
@@ -428,8 +428,8 @@ func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
 
 // MarshalBinary returns the filter's encoding; see AppendBinary.
 func (f *Filter[T]) MarshalBinary() ([]byte, error) {
-	if f.c.t.data == nil {
-		return nil, errZeroFilter
+	if err := f.c.encodable(); err != nil {
+		return nil, err
 	}
 	return f.AppendBinary(make([]byte, 0, f.EncodedSize()))
 }
@@ -437,8 +437,8 @@ func (f *Filter[T]) MarshalBinary() ([]byte, error) {
 // WriteTo writes the filter's encoding to w, the table straight from the
 // filter's memory, and returns the number of bytes written.
 func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
-	if f.c.t.data == nil {
-		return 0, errZeroFilter
+	if err := f.c.encodable(); err != nil {
+		return 0, err
 	}
 	h := f.header()
 	var hb [headerSize]byte

@@ -90,6 +90,8 @@ func (f *Filter[T]) AppendCompact(b []byte) ([]byte, error) {
 		return b, errZeroFilter
 	case r.t.g > 0:
 		return b, formatErr(ErrIncompatible, "a growable filter has no compact encoding")
+	case r.t.gens != 0:
+		return b, errExpiringEncoding
 	case r.h.sip() != nil:
 		return b, formatErr(ErrIncompatible, "a keyed filter has no compact encoding")
 	case uint64(r.count) > math.MaxUint32:

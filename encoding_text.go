@@ -13,8 +13,8 @@ import (
 // AppendText appends the filter's encoding in standard base64 to b, as
 // MarshalText returns it, and returns the extended slice.
 func (f *Filter[T]) AppendText(b []byte) ([]byte, error) {
-	if f.c.t.data == nil {
-		return b, errZeroFilter
+	if err := f.c.encodable(); err != nil {
+		return b, err
 	}
 	b = slices.Grow(b, base64.StdEncoding.EncodedLen(f.EncodedSize()))
 	// WriteTo through the encoder: no copy of the binary encoding is made.

@@ -12,12 +12,13 @@ import (
 //
 //   - queries: Contains, Count, ContainsBatch and their ...Hash forms, Hash;
 //   - changes: Insert, InsertUnique, InsertBatch, Delete (their ...Hash
-//     forms), Merge, Reset;
+//     forms), Merge, Reset, and Advance for keys that expire;
 //   - persistence: AppendBinary, MarshalBinary, WriteTo, UnmarshalBinary,
 //     ReadFrom, AppendCompact, the text forms for encoding/json;
 //   - introspection: Len, Capacity, MaxCapacity, Slots, LoadFactor,
 //     FingerprintBits, Layout, Seed, SizeBytes, EncodedSize,
-//     EstimatedFalsePositiveRate, Config, Info, String; and Clone.
+//     EstimatedFalsePositiveRate, Generations, Config, Info, String; and
+//     Clone.
 //
 // Queries, introspection and the encoders may run from many goroutines at
 // once; changes and decoders need exclusive access (a ConcurrentFilter
@@ -57,7 +58,7 @@ func New[T Hashable](cfg Config) (*Filter[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	r := reader{t: newStage(p.m, p.f, p.g, 0, p.layout), h: newHasher(p.seed), kind: kindOf[T](),
+	r := reader{t: newTableFor(&p), h: newHasher(p.seed), kind: kindOf[T](),
 		capacity: p.capacity, maxCapacity: p.maxCapacity}
 	r.setKey(p.key)
 	return &Filter[T]{c: newCore(r, p.maxKicks)}, nil
@@ -100,9 +101,15 @@ func (f *Filter[T]) InsertHash(h uint64) error {
 
 // InsertUnique adds key unless Contains(key) already reports it, and
 // returns whether it added it. A false positive skips a key (later lookups
-// still find it), so do not Delete keys inserted this way.
+// still find it), so do not Delete keys inserted this way. In an expiring
+// filter (Config.Generations) a key already present has its youngest copy
+// moved to the current generation: a key seen once a generation never
+// expires.
 func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	h := f.Hash(key)
+	if f.c.t.genBits != 0 {
+		return f.c.insertUniqueExpiring(h)
+	}
 	if f.ContainsHash(h) {
 		return false, nil
 	}
@@ -112,9 +119,10 @@ func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	return true, nil
 }
 
-// Delete removes one copy of key and reports whether it found one. Delete
-// only keys that were inserted: another may remove a stored key's matching
-// fingerprint, and then the filter can wrongly answer false for that key.
+// Delete removes one copy of key (in an expiring filter, the oldest) and
+// reports whether it found one. Delete only keys that were inserted:
+// another may remove a stored key's matching fingerprint, and then the
+// filter can wrongly answer false for that key.
 func (f *Filter[T]) Delete(key T) bool { return f.c.delete(f.Hash(key)) }
 
 // DeleteHash is Delete for a key hashed with Hash.
@@ -131,6 +139,7 @@ func (f *Filter[T]) Clone() *Filter[T] {
 	g.c.t.data = newTableData(uint64(len(f.c.t.data)))
 	copy(g.c.t.data, f.c.t.data)
 	g.c.rng = f.c.rng
+	g.c.gen = f.c.gen
 	return g
 }
 
@@ -192,6 +201,9 @@ func (c *reader) countHash(h uint64) int {
 	if c.t.data == nil {
 		return 0
 	}
+	if c.t.genBits != 0 {
+		return c.t.expiringCount(h)
+	}
 	return c.t.countMatches(c.t.place(h))
 }
 
@@ -217,6 +229,9 @@ func (c *core) delete(h uint64) bool {
 	if c.t.data == nil {
 		return false
 	}
+	if c.t.genBits != 0 {
+		return c.deleteExpiring(h)
+	}
 	i1, v1, i2, v2 := c.t.place(h)
 	if c.t.remove(i1, v1) || c.t.remove(i2, v2) {
 		c.count--
@@ -233,4 +248,20 @@ func (c *core) reset() {
 	}
 	c.count = 0
 	c.rng = c.h.seed
+	c.gen = 0
 }
+
+// Advance starts a new generation of an expiring filter (Config.Generations
+// G) and returns how many stored keys expired: those inserted (or, by
+// InsertUnique, refreshed) G calls of Advance ago, which Len no longer
+// counts, whose slots inserts may reuse, and which lookups answer as keys
+// never inserted (false but for false positives). A key inserted since the
+// last Advance is found until G more calls. With G = 1 Advance empties the
+// filter. On a filter without Generations it does nothing and returns 0.
+//
+// It is one pass over the table, reading it in order and writing the
+// buckets it changes, and allocates nothing.
+func (f *Filter[T]) Advance() int { return f.c.advance() }
+
+// Generations is Config.Generations: 0 for a filter whose keys never expire.
+func (f *Filter[T]) Generations() int { return int(f.c.t.gens) }

@@ -104,8 +104,8 @@ func (t *table) staged(i uint64, l, fp uint32) (uint64, uint32) {
 // other returns the other place of value v held in bucket b: the bucket,
 // and the value as that bucket holds it.
 func (t *table) other(b uint64, v uint32) (uint64, uint32) {
-	if t.g == 0 {
-		return t.alt(b, v), v
+	if t.g == 0 { // fpMask: an expiring table's generation bits are not the fingerprint's
+		return t.alt(b, v&uint32(t.fpMask)), v
 	}
 	s := t.stage()
 	return s.other(b, v)

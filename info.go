@@ -27,14 +27,17 @@ type Info struct {
 	EstimatedFalsePositiveRate float64
 	MaxKicks                   int  // 0 for a View, which does not insert
 	Keyed                      bool // made with Config.Key; the key itself is never reported
+
+	Generations int // Config.Generations: 0 for a filter whose keys never expire
+	Generation  int // an expiring filter's current generation, 0..Generations-1
 }
 
 // String is the Info in one line, with every field.
 func (i Info) String() string {
-	return fmt.Sprintf("len=%d capacity=%d maxCapacity=%d buckets=%d slots=%d bytes=%d doublings=%d/%d fingerprintBits=%d layout=%v load=%s fpr=%s maxKicks=%d keyed=%t",
+	return fmt.Sprintf("len=%d capacity=%d maxCapacity=%d buckets=%d slots=%d bytes=%d doublings=%d/%d fingerprintBits=%d layout=%v load=%s fpr=%s maxKicks=%d keyed=%t generation=%d/%d",
 		i.Len, i.Capacity, i.MaxCapacity, i.Buckets, i.Slots, i.SizeBytes, i.Doublings, i.MaxDoublings,
 		i.FingerprintBits, i.Layout, strconv.FormatFloat(i.LoadFactor, 'g', 4, 64),
-		strconv.FormatFloat(i.EstimatedFalsePositiveRate, 'g', 3, 64), i.MaxKicks, i.Keyed)
+		strconv.FormatFloat(i.EstimatedFalsePositiveRate, 'g', 3, 64), i.MaxKicks, i.Keyed, i.Generation, i.Generations)
 }
 
 // info is the Info of reader r (whose count is the filter's) with the given
@@ -47,6 +50,7 @@ func (r *reader) info(maxKicks, size int) Info {
 		FingerprintBits: int(r.t.fbits), Layout: r.t.layout,
 		LoadFactor: r.loadFactor(), EstimatedFalsePositiveRate: r.estimatedFPR(),
 		MaxKicks: maxKicks, Keyed: r.h.sip() != nil,
+		Generations: int(r.t.gens),
 	}
 }
 
@@ -61,6 +65,7 @@ func (r *reader) config(maxKicks int) Config {
 	if r.t.g > 0 {
 		c.MaxCapacity = r.maxCapacity
 	}
+	c.Generations = int(r.t.gens)
 	return c
 }
 
@@ -75,7 +80,11 @@ func (r *reader) config(maxKicks int) Config {
 func (f *Filter[T]) Config() Config { return f.c.config(f.c.maxKicks) }
 
 // Info returns a snapshot of the filter's size, load and parameters.
-func (f *Filter[T]) Info() Info { return f.c.info(f.c.maxKicks, f.SizeBytes()) }
+func (f *Filter[T]) Info() Info {
+	i := f.c.info(f.c.maxKicks, f.SizeBytes())
+	i.Generation = int(f.c.gen)
+	return i
+}
 
 // Config is Filter.Config of the filter the view reads, MaxKicks 0.
 func (v *View[T]) Config() Config { return v.r.config(0) }
@@ -93,5 +102,7 @@ func (f *ConcurrentFilter[T]) Config() Config {
 // table's fields are each read once, at moments close together.
 func (f *ConcurrentFilter[T]) Info() Info {
 	r := f.c.view()
-	return r.info(f.c.maxKicks, f.SizeBytes())
+	i := r.info(f.c.maxKicks, f.SizeBytes())
+	i.Generation = int(f.c.gen.Load())
+	return i
 }

@@ -66,6 +66,9 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 		}
 		return c.insertFull(i1, fp, i2, fp)
 	}
+	if t.class >= classExpNarrow {
+		return c.insertExpiring(h)
+	}
 	return c.insertSlow(h)
 }
 
@@ -200,7 +203,7 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 	// store to the table.
 	t := &c.t
 	data, m, bbits := t.data, t.m0, uint64(t.bbits)
-	f, mask := t.f&31, uint64(t.slotMax)
+	f, mask, fpm := t.f&31, uint64(t.slotMax), uint64(t.fpMask) // fpm: a slot's fingerprint bits, all of it but in an expiring table
 	ones, tops := t.lanes.onesLo, t.lanes.topsLo
 	word := func(i uint64) uint64 { // narrowWord, for byte-aligned buckets too
 		p := i * bbits
@@ -212,8 +215,8 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 		r = c.stepBits(k, r)
 		w := word(b)
 		o := [slotsPerBucket]uint64{
-			altOn(b, uint32(w&mask), m), altOn(b, uint32(w>>f&mask), m),
-			altOn(b, uint32(w>>(2*f)&mask), m), altOn(b, uint32(w>>(3*f)&mask), m),
+			altOn(b, uint32(w&fpm), m), altOn(b, uint32(w>>f&fpm), m),
+			altOn(b, uint32(w>>(2*f)&fpm), m), altOn(b, uint32(w>>(3*f)&fpm), m),
 		}
 		z := [slotsPerBucket]uint64{free(word(o[0])), free(word(o[1])), free(word(o[2])), free(word(o[3]))}
 		at := firstFree([slotsPerBucket]bool{z[0] != 0, z[1] != 0, z[2] != 0, z[3] != 0}, uint(r&3))

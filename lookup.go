@@ -59,6 +59,15 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 	case classGrown:
 		b1, v1, b2, v2 := t.layered(h, fp, i1, i2)
 		return t.holds(b1, v1)|t.holds(b2, v2) != 0
+	case classExpNarrow:
+		// classNarrow's test, whose borrow stops at the top fingerprint bit
+		// of a lane: the generation bits above it are not compared
+		// (generations.go), at no cost.
+		ones := t.lanes.onesLo
+		x1, x2 := t.narrowWord(i1)^uint64(fp)*ones, t.narrowWord(i2)^uint64(fp)*ones
+		return ((x1-ones)&^x1|(x2-ones)&^x2)&t.fpTops != 0
+	case classExpiring:
+		return t.expiringHas(i1, i2, fp)
 	}
 	return containsAt(t, i1, i2, fp)
 }
@@ -134,6 +143,9 @@ func containsBatch(t *table, hs []uint64, found []bool) int {
 	if t.batchAsm() {
 		return containsBatchAsm(t, hs, found)
 	}
+	if t.genBits > 0 {
+		return containsExpiring(t, hs, found)
+	}
 	if t.g > 0 { // a growable table's buckets are not where locate says
 		return containsEach(t, hs, found)
 	}
@@ -142,8 +154,11 @@ func containsBatch(t *table, hs []uint64, found []bool) int {
 
 // batchAsm reports whether the batches of t take the assembly: where the
 // CPU has it, for a fixed table of fewer than 2^32 buckets (the assembly
-// locates with 32-bit bucket indexes and knows no growth stages).
-func (t *table) batchAsm() bool { return haveAsm && useBatchAsm && t.m < 1<<32 && t.g == 0 }
+// locates with 32-bit bucket indexes and knows no growth stages) whose keys
+// do not expire (it compares whole slots).
+func (t *table) batchAsm() bool {
+	return haveAsm && useBatchAsm && t.m < 1<<32 && t.g|t.genBits == 0
+}
 
 // prefetchBuckets brings both buckets of every hash in hs (at most
 // batchChunk) into the cache without waiting for them: with the assembly
@@ -199,6 +214,33 @@ func containsEach(t *table, hs []uint64, found []bool) int {
 		}
 		if ok {
 			n++
+		}
+	}
+	return n
+}
+
+// containsExpiring is containsBatch for an expiring table, whose slots the
+// batch probes would compare whole: a chunk's buckets are fetched first
+// (the assembly locating pass prefetches them where the CPU has it), then
+// each key takes lookup's probe.
+func containsExpiring(t *table, hs []uint64, found []bool) int {
+	r := reader{t: *t}
+	n := 0
+	for off := 0; off < len(hs); off += batchChunk {
+		chunk := hs[off:min(off+batchChunk, len(hs))]
+		if haveAsm && useBatchAsm && t.m < 1<<32 {
+			prefetchBucketsAsm(t, chunk)
+		} else {
+			touchBuckets(t, chunk)
+		}
+		for i, h := range chunk {
+			ok := r.containsHash(h)
+			if off+i < len(found) {
+				found[off+i] = ok
+			}
+			if ok {
+				n++
+			}
 		}
 	}
 	return n

@@ -47,6 +47,8 @@ func (f *Filter[T]) checkMerge(o *Filter[T]) error {
 		return fmt.Errorf("%w: Merge of filters with different layouts (%v and %v)", ErrIncompatible, a.layout, b.layout)
 	case a.m0 != b.m0:
 		return fmt.Errorf("%w: Merge of filters with different first tables (%d and %d buckets: Capacity differs)", ErrIncompatible, a.m0, b.m0)
+	case a.gens != 0 || b.gens != 0:
+		return fmt.Errorf("%w: Merge of an expiring filter (Generations %d into %d): generations are not merged", ErrIncompatible, b.gens, a.gens)
 	case a.g != b.g:
 		return fmt.Errorf("%w: Merge of filters that can double different numbers of times (%d and %d: MaxCapacity differs)", ErrIncompatible, a.g, b.g)
 	}

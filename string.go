@@ -65,6 +65,9 @@ func (r *reader) summary(name string) string {
 	if r.maxCapacity > r.capacity {
 		grows = fmt.Sprintf(", growable to %d", r.maxCapacity)
 	}
+	if r.t.gens != 0 {
+		grows += fmt.Sprintf(", %d generations", r.t.gens)
+	}
 	return fmt.Sprintf("%s(%s%s keys, %d-bit %v, %d items, capacity %d%s, load %s%%)",
 		name, keyed, r.kind.family().familyName(), r.t.fbits, r.t.layout, r.count, r.capacity, grows,
 		strconv.FormatFloat(100*r.loadFactor(), 'g', 3, 64))

@@ -113,6 +113,16 @@ type table struct {
 	lshift uint   // 32 - g: the layer bits are the top g of a 32-bit word
 	rbits  uint   // g - k: layer bits a slot keeps
 	rmask  uint32 // 2^rbits - 1
+
+	// An expiring table's generations (generations.go): a slot holds its
+	// fingerprint in its low fbits bits and, above them, the genBits bits
+	// of the generation it was stored in. genBits = 0 and gens = 0 for a
+	// table whose keys never expire.
+	genBits uint
+	gens    uint   // Config.Generations
+	fpTops  uint64 // the top fingerprint bit of each of four lanes, for slots of <= 16 bits
+	semiFp  uint64 // semi-sorted: the fingerprint bits of the four low parts
+	semiFpP uint64 // and of the four prefixes, as semiDecode gives them
 }
 
 // shape is what a table's code needs that follows from its layout and slot
@@ -145,7 +155,8 @@ type shape struct {
 type probeClass uint8
 
 // Their order is relied on by packedNarrow, oneWord, byWords and
-// wordBuckets only.
+// wordBuckets, and by insert's test for the expiring classes, which come
+// last.
 const (
 	class8           probeClass = iota // packed, f = 8: buckets of 4 bytes
 	class16                            // packed, f = 16: buckets of 8 bytes
@@ -154,6 +165,8 @@ const (
 	classGrownNarrow                   // a growable table (growth.go), packed, slots of <= 16 bits
 	classGeneric                       // f > 16 (buckets of up to 128 bits), and semi-sorted f = 4
 	classGrown                         // a growable table, any other
+	classExpNarrow                     // an expiring table (expiry.go), packed, slots of <= 16 bits
+	classExpiring                      // an expiring table, any other
 )
 
 // packedNarrow reports whether the class is that of a fixed packed table

@@ -5,12 +5,17 @@
 // that start-up, key generation and the fill cancel out; per insert, the
 // difference between filling n keys and filling one, divided by n-1.
 //
-//	icount N BITS REPS [semi] [grow] [conc] [batch]
+//	icount N BITS REPS [semi] [grow] [conc] [batch] [gen] [advance] [buckets]
 //
 // REPS < 0 inserts the first -REPS keys and looks nothing up. semi makes the
 // filter semi-sorted; grow makes it growable from N/1024 to N; conc makes it
 // a ConcurrentFilter; batch inserts with one InsertBatch instead of a loop
-// of Insert.
+// of Insert; gen makes its keys expire (Config.Generations 4), inserted in
+// the current generation. advance calls Advance REPS times after the fill
+// instead of looking keys up (on a filter of 4 generations whose fill took
+// one Advance every N/4 keys, so that each Advance clears a quarter of the
+// keys and then finds none of its generation); buckets prints the filter's
+// bucket count and counts nothing.
 package main
 
 import (
@@ -93,7 +98,7 @@ func main() {
 	bits, _ := strconv.Atoi(os.Args[2])
 	reps, _ := strconv.Atoi(os.Args[3])
 	cfg := cuckoo.Config{Capacity: n, FingerprintBits: bits}
-	conc, batch := false, false
+	conc, batch, advance, buckets := false, false, false, false
 	for _, a := range os.Args[4:] {
 		switch a {
 		case "conc":
@@ -104,11 +109,26 @@ func main() {
 			cfg.Layout = cuckoo.SemiSorted
 		case "grow":
 			cfg.Capacity, cfg.MaxCapacity = n>>10, n
+		case "gen":
+			cfg.Generations = 4
+		case "advance":
+			cfg.Generations, advance = 4, true
+		case "buckets":
+			buckets = true
 		}
 	}
 	keys := make([]uint64, n)
 	for i := range keys {
 		keys[i] = splitmix(1, uint64(i))
+	}
+	if buckets {
+		f, err := cuckoo.New[uint64](cfg)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println(f.Slots() / 4)
+		return
 	}
 	if conc {
 		c, err := cuckoo.NewConcurrent[uint64](cfg)
@@ -118,6 +138,10 @@ func main() {
 		}
 		if reps < 0 {
 			fmt.Println(cinserts(c, keys[:-reps], batch))
+			return
+		}
+		if advance {
+			fmt.Println(cadvances(c, keys, reps))
 			return
 		}
 		fmt.Println(cinserts(c, keys, batch), clookups(c, keys, reps))
@@ -137,5 +161,46 @@ func main() {
 		fmt.Println(inserts(f, keys[:-reps]))
 		return
 	}
+	if advance {
+		fmt.Println(advances(f, keys, reps))
+		return
+	}
 	fmt.Println(inserts(f, keys), lookups(f, keys, reps))
+}
+
+// advances fills f over its 4 generations, a quarter of the keys each, and
+// then calls Advance reps times.
+//
+//go:noinline
+func advances(f *cuckoo.Filter[uint64], keys []uint64, reps int) int {
+	q := len(keys) / 4
+	for g := range 4 {
+		if g > 0 {
+			f.Advance()
+		}
+		inserts(f, keys[g*q:(g+1)*q])
+	}
+	n := 0
+	for range reps {
+		n += f.Advance()
+	}
+	return n
+}
+
+// cadvances is advances for a ConcurrentFilter.
+//
+//go:noinline
+func cadvances(f *cuckoo.ConcurrentFilter[uint64], keys []uint64, reps int) int {
+	q := len(keys) / 4
+	for g := range 4 {
+		if g > 0 {
+			f.Advance()
+		}
+		cinserts(f, keys[g*q:(g+1)*q], false)
+	}
+	n := 0
+	for range reps {
+		n += f.Advance()
+	}
+	return n
 }

@@ -1,0 +1,221 @@
+package cuckoo
+
+import (
+	"math/bits"
+	"unsafe"
+)
+
+// A ConcurrentFilter's expiring tables (expiry.go): lookups test the
+// fingerprint bits of validated reads, writers store whole slot values
+// with the generation bits, and Advance clears a generation bucket by
+// bucket with the writers' store protocol (concurrent.go).
+
+// expiringMatchesOf is the number of slots of the bucket (lo, hi), read as
+// narrow or wide give it, whose fingerprint is fp, whatever their
+// generation.
+func (t *table) expiringMatchesOf(lo, hi uint64, fp uint32) int {
+	if t.class == classExpNarrow { // four lanes at once, exactly (zero64)
+		x := (lo ^ uint64(fp)*t.lanes.onesLo) & (t.lanes.onesLo * t.fpMask)
+		return bits.OnesCount64(t.lanes.zero64(x))
+	}
+	n := 0
+	for _, v := range t.decode(lo, hi) {
+		if v&uint32(t.fpMask) == fp {
+			n++
+		}
+	}
+	return n
+}
+
+// expiringCount reads bucket b atomically and returns expiringMatchesOf it.
+func (s *ctable) expiringCount(b uint64, fp uint32) int {
+	var lo, hi uint64
+	if s.t.f <= 16 {
+		lo = s.narrow(b)
+	} else {
+		lo, hi = s.wide(b)
+	}
+	return s.t.expiringMatchesOf(lo, hi, fp)
+}
+
+// lookupExpNarrow is lookup for an expiring packed table of slots of at
+// most 16 bits (classExpNarrow): Filter's probe of the class (lookup.go) on
+// one narrow load a bucket, validated as lookup validates; other expiring
+// tables count (countExpiring).
+func (c *concurrent) lookupExpNarrow(s *ctable, h uint64) bool {
+	t := &s.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	sq1, sq2 := s.stripe(i1), s.stripe(i2)
+	q1, q2 := sq1.Load(), sq2.Load()
+	w, ones := unsafe.Pointer(unsafe.SliceData(s.words)), t.lanes.onesLo
+	x1 := loadNarrow(w, i1*uint64(t.bbits)) ^ uint64(fp)*ones
+	x2 := loadNarrow(w, i2*uint64(t.bbits)) ^ uint64(fp)*ones
+	if ((x1-ones)&^x1|(x2-ones)&^x2)&t.fpTops != 0 {
+		return true
+	}
+	if (q1|q2)&1 == 0 && sq1.Load() == q1 && sq2.Load() == q2 {
+		return false
+	}
+	return c.countExpiring(s, h) > 0 // a write session overlapped: read again
+}
+
+// countExpiring is Count for an expiring table, validated like an absent
+// answer whatever it counts (countHash); lookupExpiring's test too.
+func (c *concurrent) countExpiring(s *ctable, h uint64) int {
+	fp, i1 := s.t.locate(h)
+	i2 := s.t.alt(i1, fp)
+	for range maxOptimistic {
+		q1, q2 := s.version(i1), s.version(i2)
+		n := s.expiringCount(i1, fp) + s.expiringCount(i2, fp)
+		if (q1|q2)&1 == 0 && s.version(i1) == q1 && s.version(i2) == q2 {
+			return n
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s = c.cur.Load() // Reset may have replaced it, with one of the same shape
+	return s.expiringCount(i1, fp) + s.expiringCount(i2, fp)
+}
+
+// insertExpiring is insertLocked for an expiring table: the fingerprint
+// stored in the current generation, in a free slot or by a displacement
+// (search takes a value's other bucket with other, which reads the
+// fingerprint from below the generation bits).
+func (c *concurrent) insertExpiring(s *ctable, h uint64) error {
+	t := &s.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	v := t.expiringValue(fp, uint(c.gen.Load()))
+	// insertAt's first half: both buckets read before either is tested.
+	lo1, hi1 := t.bucketAt(i1)
+	lo2, hi2 := t.bucketAt(i2)
+	if s.addTo(i1, lo1, hi1, v) || s.addTo(i2, lo2, hi2, v) {
+		c.count++
+		return nil
+	}
+	if bits.OnesCount64(t.expiringHolds(i1, fp))+bits.OnesCount64(t.expiringHolds(i2, fp)) == 2*slotsPerBucket {
+		return ErrTooManyDuplicates // eight copies of any generations
+	}
+	return c.displace(s, i1, v, i2, v)
+}
+
+// insertUniqueExpiring is insertUnique for an expiring table, under mu: a
+// key already present has its youngest copy moved to the current generation
+// in place (core.insertUniqueExpiring). The move rewrites the slot's
+// generation bits inside a write session; its fingerprint bits stay where
+// they were, so no reader can miss the key.
+func (c *concurrent) insertUniqueExpiring(s *ctable, h uint64) (bool, error) {
+	t := &s.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	gen := uint(c.gen.Load())
+	if b, slots, k := t.oldest(i1, i2, fp, gen, true); k >= 0 {
+		if v := t.expiringValue(fp, gen); slots[k] != v {
+			s.replace(b, slots, uint(k), v)
+		}
+		return false, nil
+	}
+	if err := c.insertExpiring(s, h); err != nil {
+		return false, err
+	}
+	c.publishCount()
+	return true, nil
+}
+
+// deleteExpiring is delete for an expiring table, under mu: the oldest copy
+// of the key's fingerprint goes (core.deleteExpiring).
+func (c *concurrent) deleteExpiring(s *ctable, h uint64) bool {
+	t := &s.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	b, slots, k := t.oldest(i1, i2, fp, uint(c.gen.Load()), false)
+	if k < 0 {
+		return false
+	}
+	s.replace(b, slots, uint(k), 0)
+	c.count--
+	c.publishCount()
+	return true
+}
+
+// advance is Advance: under mu, the next generation becomes current and
+// the slots of the generation it reuses are cleared (with G = 1, every
+// slot), bucket by bucket in place.
+//
+// Why a lookup never misses a key that is live for the whole of it: the
+// pass removes only slots of the generation that expires, whose keys are
+// not live once it has begun, and moves no fingerprint from one bucket to
+// another. Each bucket it changes is one write session (the stripe's
+// version odd, the bucket's bits stored, the version even), as a delete's
+// is, so a lookup whose reads of the bucket it overlapped fails validation
+// and reads again. A slot that stays keeps its bits: in a packed bucket
+// they are stored back as they were, and a semi-sorted bucket, whose
+// re-encoding moves them, is read again by any lookup that overlapped its
+// session. So outside a session every live key's fingerprint is where it
+// was, in one of its two buckets, and concurrent.go's argument holds as
+// it does for deletes. Readers never wait for the pass: only lookups whose
+// two buckets' stripes a session overlaps read again, and the pass holds
+// no stripe odd for longer than one bucket's store.
+func (c *concurrent) advance() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.cur.Load()
+	if s == nil || s.t.gens == 0 {
+		return 0
+	}
+	t := &s.t
+	all, id := t.gens == 1, uint32(0)
+	if !all {
+		gen := uint(c.gen.Load()) + 1
+		if gen == t.gens {
+			gen = 0
+		}
+		c.gen.Store(uint32(gen))
+		id = uint32(gen)
+	}
+	n := 0
+	for b := range t.m {
+		if t.class == classExpNarrow { // four lanes at once (table.expire)
+			w := t.narrowWord(b)
+			hit := t.expiringHits(w, uint(id))
+			if hit == 0 {
+				continue
+			}
+			s.setBucket(b, w&^(hit>>(t.f-1)*t.slotMax), 0, false) // a write session
+			n += bits.OnesCount64(hit)
+			continue
+		}
+		slots := t.bucketSlots(b)
+		k := 0
+		for j, v := range slots {
+			if v != 0 && (all || v>>(t.fbits&31) == id) {
+				slots[j] = 0
+				k++
+			}
+		}
+		if k == 0 {
+			continue
+		}
+		lo, hi := t.encode(slots)
+		s.setBucket(b, lo, hi, false) // a write session
+		n += k
+	}
+	c.count -= n
+	c.publishCount()
+	return n
+}
+
+// Advance starts a new generation of an expiring filter; see
+// Filter.Advance. It is a write: it runs as writers do, one at a time,
+// while lookups go on, and a lookup never misses a key that is live for the
+// whole of the lookup. It allocates nothing.
+func (f *ConcurrentFilter[T]) Advance() int { return f.c.advance() }
+
+// Generations is Config.Generations: 0 for a filter whose keys never expire.
+func (f *ConcurrentFilter[T]) Generations() int {
+	if s := f.c.cur.Load(); s != nil {
+		return int(s.t.gens)
+	}
+	return 0
+}

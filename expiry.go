@@ -1,0 +1,138 @@
+package cuckoo
+
+import "math/bits"
+
+// The operations of an expiring Filter (Config.Generations) that differ from
+// a plain one's: an insert stores the current generation with the
+// fingerprint, InsertUnique refreshes a present key's generation, Delete
+// takes the oldest copy, and Advance clears a generation. The slots and
+// the passes over them are in generations.go.
+
+// insertExpiring is insert for an expiring table: the key's fingerprint
+// stored in the current generation.
+func (c *core) insertExpiring(h uint64) error {
+	t := &c.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	v := t.expiringValue(fp, c.gen)
+	if t.class == classExpNarrow { // core.insert's fast path
+		z1, z2 := t.freeMarks(t.narrowWord(i1)), t.freeMarks(t.narrowWord(i2))
+		i, z := i1, z1
+		if z1 == 0 {
+			i, z = i2, z2
+		}
+		if z != 0 {
+			t.setSlotAt(i*uint64(t.bbits)+t.firstSlot(z, 0), v)
+			c.count++
+			return nil
+		}
+	} else if t.f <= 16 && t.layout == SemiSorted {
+		if t.semiAdd2(i1, i2, v) { // core.insert's semi-sorted fast path
+			c.count++
+			return nil
+		}
+	} else if t.add2(i1, v, i2, v) {
+		c.count++
+		return nil
+	}
+	// Eight copies of fp, of any generations: no displacement can help.
+	if bits.OnesCount64(t.expiringHolds(i1, fp))+bits.OnesCount64(t.expiringHolds(i2, fp)) == 2*slotsPerBucket {
+		return ErrTooManyDuplicates
+	}
+	// A packed table of narrow slots takes kickNarrow, whose steps take
+	// the fingerprint of a slot (fpMask), the others the general walk,
+	// whose steps take it with other.
+	kicked := false
+	if t.class == classExpNarrow {
+		kicked = c.kick(i1, v, i2, v)
+	} else {
+		kicked = c.kickAny(i1, v, i2, v)
+	}
+	if !kicked {
+		return ErrFull
+	}
+	c.count++
+	return nil
+}
+
+// insertUniqueExpiring is InsertUnique for an expiring table: a key already
+// present has its youngest copy moved to the current generation, in place,
+// and is not added.
+func (c *core) insertUniqueExpiring(h uint64) (bool, error) {
+	t := &c.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	if b, s, k := t.oldest(i1, i2, fp, c.gen, true); k >= 0 {
+		if v := t.expiringValue(fp, c.gen); s[k] != v {
+			t.replace(b, s, uint(k), v)
+		}
+		return false, nil
+	}
+	if err := c.insertExpiring(h); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// deleteExpiring is Delete for an expiring table: it removes the oldest
+// copy of the key's fingerprint.
+func (c *core) deleteExpiring(h uint64) bool {
+	t := &c.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	b, s, k := t.oldest(i1, i2, fp, c.gen, false)
+	if k < 0 {
+		return false
+	}
+	t.replace(b, s, uint(k), 0)
+	c.count--
+	return true
+}
+
+// advance is Advance: the next generation becomes current, and the slots
+// stored in it G generations ago are cleared. It returns how many.
+func (c *core) advance() int {
+	t := &c.t
+	switch t.gens {
+	case 0:
+		return 0
+	case 1: // every key expires
+		n := c.count
+		clear(t.data)
+		c.count = 0
+		return n
+	}
+	if c.gen++; c.gen == t.gens {
+		c.gen = 0
+	}
+	n := t.expire(c.gen)
+	c.count -= n
+	return n
+}
+
+// errExpiringEncoding is what the encodings of an expiring filter return.
+var errExpiringEncoding = formatErr(ErrIncompatible, "expiring filters are not encoded yet")
+
+// encodable is the error an encoding of the filter returns, if any: the
+// zero Filter has no table, an expiring one no encoding yet.
+func (c *core) encodable() error {
+	switch {
+	case c.t.data == nil:
+		return errZeroFilter
+	case c.t.gens != 0:
+		return errExpiringEncoding
+	}
+	return nil
+}
+
+// kickAny is kick by the general walk (kickWalk), for the expiring tables
+// whose own walks (kickSemi; kickWalk is the walk of wide slots anyway) would take a whole
+// slot for a fingerprint.
+func (c *core) kickAny(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
+	var stack [kickStackSteps / 4]byte
+	path := stack[:]
+	if c.maxKicks > kickStackSteps {
+		path = c.kickBuf
+	}
+	return c.kickWalk(path, i1, v1, i2, v2)
+}

@@ -1,0 +1,664 @@
+package cuckoo
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// expiringConfigs are the widths and generation counts the expiring tests
+// run on, for both layouts: the narrowest fingerprints, the common widths,
+// slots that cross 16 bits, the most generations, and the widest slots.
+var expiringConfigs = []struct{ f, gens int }{
+	{4, 2}, {5, 3}, {8, 4}, {13, 4}, {13, 3}, {14, 4}, {13, 16}, {16, 16}, {16, 4},
+	{12, 256}, {24, 256}, {30, 4}, {31, 2}, {13, 1}, {8, 1},
+}
+
+// expiringModel is the exact state of an expiring filter: for each class of
+// keys the filter cannot tell apart (one fingerprint in one bucket pair),
+// the generations of its stored copies, as absolute generation numbers.
+// Next to it, each key's own copies: what the caller inserted.
+type expiringModel struct {
+	f       expiringFilter
+	t       func() *table // the filter's table, for its geometry
+	gens    int
+	now     int                 // Advance calls so far
+	classes map[[2]uint64][]int // class -> generations of its slots
+	keys    map[uint64][]int    // key -> generations of its copies
+	len     int
+	full    bool // ErrFull is allowed (the fuzz target's duplicates); it must change nothing
+}
+
+// expiringFilter is what the model drives: a Filter or a ConcurrentFilter.
+type expiringFilter interface {
+	Insert(uint64) error
+	InsertUnique(uint64) (bool, error)
+	Delete(uint64) bool
+	Contains(uint64) bool
+	ContainsBatch([]uint64, []bool) int
+	Count(uint64) int
+	Hash(uint64) uint64
+	Advance() int
+	Len() int
+	Generations() int
+}
+
+func newExpiringModel(f expiringFilter, t func() *table) *expiringModel {
+	return &expiringModel{f: f, t: t, gens: f.Generations(), classes: map[[2]uint64][]int{}, keys: map[uint64][]int{}}
+}
+
+// class is the class of key k: its fingerprint and the lower of its buckets.
+func (m *expiringModel) class(k uint64) [2]uint64 {
+	t := m.t()
+	fp, i1 := t.locate(m.f.Hash(k))
+	return [2]uint64{uint64(fp), min(i1, t.alt(i1, fp))}
+}
+
+// oldestOf is the index of the oldest generation in g, youngestOf of the
+// youngest.
+func oldestOf(g []int) int   { return slices.Index(g, slices.Min(g)) }
+func youngestOf(g []int) int { return slices.Index(g, slices.Max(g)) }
+
+func (m *expiringModel) insert(t *testing.T, k uint64) {
+	var before []byte
+	if m.full {
+		before = bytes.Clone(m.t().data)
+	}
+	err := m.f.Insert(k)
+	c := m.class(k)
+	switch {
+	case m.full && errors.Is(err, ErrFull):
+		if !bytes.Equal(before, m.t().data) {
+			t.Fatalf("Insert(%d) failed (%v) and changed the table", k, err)
+		}
+	case err == nil:
+		m.classes[c] = append(m.classes[c], m.now)
+		m.keys[k] = append(m.keys[k], m.now)
+		m.len++
+	case errors.Is(err, ErrTooManyDuplicates):
+		if len(m.classes[c]) != 2*slotsPerBucket {
+			t.Fatalf("Insert(%d): %v with %d copies in its class", k, err, len(m.classes[c]))
+		}
+	default:
+		t.Fatalf("Insert(%d) with %d live keys: %v", k, m.len, err)
+	}
+}
+
+func (m *expiringModel) insertUnique(t *testing.T, k uint64) {
+	var before []byte
+	if m.full {
+		before = bytes.Clone(m.t().data)
+	}
+	added, err := m.f.InsertUnique(k)
+	if m.full && errors.Is(err, ErrFull) {
+		if added || !bytes.Equal(before, m.t().data) {
+			t.Fatalf("InsertUnique(%d) failed (%v) and changed the table", k, err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("InsertUnique(%d): %v", k, err)
+	}
+	c := m.class(k)
+	if g := m.classes[c]; len(g) > 0 {
+		if added {
+			t.Fatalf("InsertUnique(%d) added a key whose class holds %v", k, g)
+		}
+		g[youngestOf(g)] = m.now // the filter refreshes the class's youngest slot
+		if kg := m.keys[k]; len(kg) > 0 {
+			kg[youngestOf(kg)] = m.now
+		}
+		return
+	}
+	if !added {
+		t.Fatalf("InsertUnique(%d) of an absent key added nothing", k)
+	}
+	m.classes[c] = []int{m.now}
+	m.keys[k] = []int{m.now}
+	m.len++
+}
+
+func (m *expiringModel) delete(t *testing.T, k uint64) {
+	if !m.f.Delete(k) {
+		t.Fatalf("Delete(%d) of a key with copies %v found none", k, m.keys[k])
+	}
+	c := m.class(k)
+	g := m.classes[c]
+	m.classes[c] = slices.Delete(g, oldestOf(g), oldestOf(g)+1)
+	kg := m.keys[k]
+	m.keys[k] = slices.Delete(kg, oldestOf(kg), oldestOf(kg)+1)
+	m.len--
+}
+
+func (m *expiringModel) advance(t *testing.T) {
+	n := m.f.Advance()
+	m.now++
+	expired := 0
+	keep := func(g int) bool { return m.now-g < m.gens }
+	for c, g := range m.classes {
+		live := slices.DeleteFunc(g, func(x int) bool { return !keep(x) })
+		expired += len(g) - len(live)
+		m.classes[c] = live
+	}
+	for k, g := range m.keys {
+		m.keys[k] = slices.DeleteFunc(g, func(x int) bool { return !keep(x) })
+	}
+	m.len -= expired
+	if n != expired {
+		t.Fatalf("Advance %d expired %d copies, want %d", m.now, n, expired)
+	}
+}
+
+// check compares every answer of the filter with the model: Len, and for
+// the keys in probe, Contains and Count, which are exact for a class (the
+// matching slots of the key's buckets) and never below a key's live copies.
+func (m *expiringModel) check(t *testing.T, probe []uint64) {
+	if o := occupied(m.t()); o != m.len {
+		t.Fatalf("generation %d: %d slots occupied, want %d", m.now, o, m.len)
+	}
+	if m.f.Len() != m.len {
+		t.Fatalf("generation %d: Len %d, want %d", m.now, m.f.Len(), m.len)
+	}
+	found := make([]bool, len(probe))
+	m.f.ContainsBatch(probe, found)
+	for i, k := range probe {
+		if found[i] != m.f.Contains(k) {
+			t.Fatalf("generation %d: ContainsBatch says %v for key %d, Contains %v", m.now, found[i], k, !found[i])
+		}
+		want := len(m.classes[m.class(k)])
+		if n := m.f.Count(k); n != want || n < len(m.keys[k]) {
+			t.Fatalf("generation %d: Count(%d) = %d, want %d (its own live copies %d)", m.now, k, n, want, len(m.keys[k]))
+		}
+		if got := m.f.Contains(k); got != (want > 0) {
+			t.Fatalf("generation %d: Contains(%d) = %v with %d live copies in its class (its own %d)", m.now, k, got, want, len(m.keys[k]))
+		}
+	}
+}
+
+// TestExpiringModel runs random sequences of Insert, InsertUnique, Delete
+// and Advance on expiring filters and checks every answer against the
+// exact model: no live key is ever absent, Len is exact, expired keys are
+// found only where another live key shares their fingerprint and buckets.
+func TestExpiringModel(t *testing.T) {
+	steps := 20000
+	if testing.Short() {
+		steps = 4000
+	}
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for _, c := range expiringConfigs {
+			cfg := Config{Capacity: 300, FingerprintBits: c.f, Layout: layout, Generations: c.gens}
+			t.Run(fmt.Sprintf("f=%d/G=%d", c.f, c.gens), func(t *testing.T) {
+				f := mustNew[uint64](t, cfg)
+				testExpiringModel(t, cfg, newExpiringModel(f, func() *table { return &f.c.t }), steps)
+			})
+			t.Run(fmt.Sprintf("Concurrent/f=%d/G=%d", c.f, c.gens), func(t *testing.T) {
+				f, err := NewConcurrent[uint64](cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				testExpiringModel(t, cfg, newExpiringModel(f, func() *table { return &f.c.cur.Load().t }), steps/2)
+			})
+		}
+	})
+}
+
+func testExpiringModel(t *testing.T, cfg Config, m *expiringModel, steps int) {
+	rng := newRand(uint64(cfg.FingerprintBits*1000 + cfg.Generations))
+	var seen []uint64 // keys inserted at some time
+	probe := make([]uint64, 0, 64)
+	for step := range steps {
+		var k uint64
+		if len(seen) > 0 && rng.IntN(3) == 0 { // a key seen before: live or expired
+			k = seen[rng.IntN(len(seen))]
+		} else {
+			k = rng.Uint64()
+		}
+		// Keep live keys within Capacity (narrow fingerprints: within the
+		// fill their tables promise), advancing when full.
+		full := m.len >= cfg.Capacity-1
+		switch r := rng.IntN(100); {
+		case r < 3 || full:
+			m.advance(t)
+		case r < 40:
+			if len(m.classes[m.class(k)]) >= 2 { // Capacity counts distinct keys: few copies
+				k = rng.Uint64()
+			}
+			m.insert(t, k)
+			seen = append(seen, k)
+		case r < 75:
+			m.insertUnique(t, k)
+			seen = append(seen, k)
+		default:
+			if len(m.keys[k]) > 0 {
+				m.delete(t, k)
+			}
+		}
+		probe = append(probe[:0], k, rng.Uint64())
+		if len(seen) > 0 {
+			probe = append(probe, seen[rng.IntN(len(seen))])
+		}
+		if step%500 == 0 { // every key ever inserted
+			probe = append(probe, seen...)
+		}
+		m.check(t, probe)
+	}
+}
+
+// TestExpiredKeysRate measures the rate of "present" answers for keys that
+// have expired against that for keys never inserted, at the same load: an
+// expired key's slot is cleared, so the two must agree within their
+// binomial spread.
+func TestExpiredKeysRate(t *testing.T) {
+	const n, gens = 40000, 4
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		f := mustNew[uint64](t, Config{Capacity: n, FingerprintBits: 8, Layout: layout, Generations: gens})
+		// Steady state: each generation inserts a quarter of Capacity, so
+		// that the live keys fill it at the end.
+		key := uint64(0)
+		var expired []uint64
+		for g := range 3 * gens {
+			if g > 0 {
+				f.Advance()
+			}
+			first := key
+			for range n / gens {
+				if err := f.Insert(key); err != nil {
+					t.Fatalf("generation %d: Insert: %v at Len %d", g, err, f.Len())
+				}
+				key++
+			}
+			if g >= gens && g < 2*gens {
+				for k := first; k < key; k++ {
+					expired = append(expired, k)
+				}
+			}
+		}
+		// Generations 2G..3G-1 are live; G..2G-1 expired.
+		if live := f.Len(); live != n {
+			t.Fatalf("Len %d with the last %d generations live, want %d", live, gens, n)
+		}
+		hitsExpired := 0
+		for _, k := range expired {
+			if f.Contains(k) {
+				hitsExpired++
+			}
+		}
+		hitsNever := 0
+		never := 200000
+		for i := range never {
+			if f.Contains(1<<40 + uint64(i)) {
+				hitsNever++
+			}
+		}
+		p1, p2 := float64(hitsExpired)/float64(len(expired)), float64(hitsNever)/float64(never)
+		pool := float64(hitsExpired+hitsNever) / float64(len(expired)+never)
+		bound := 4 * math.Sqrt(pool*(1-pool)*(1/float64(len(expired))+1/float64(never)))
+		est := f.EstimatedFalsePositiveRate()
+		t.Logf("%v: expired keys found %.4f, never inserted %.4f (bound ±%.4f), estimated %.4f, load %.3f", layout, p1, p2, bound, est, f.LoadFactor())
+		if math.Abs(p1-p2) > bound {
+			t.Errorf("expired keys found at %.4f, never-inserted ones at %.4f: more apart than %.4f", p1, p2, bound)
+		}
+		if p2 > est+4*math.Sqrt(est/float64(never)) {
+			t.Errorf("false-positive rate %.4f above the estimate %.4f", p2, est)
+		}
+	})
+}
+
+// occupied counts the non-empty slots of table t.
+func occupied(t *table) int {
+	n := 0
+	for i := range t.m {
+		for _, v := range t.bucketSlots(i) {
+			if v != 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestGenerationsConfig checks Config.Generations' range and the widths it
+// takes: G in 0..MaxGenerations, f + ceil(log2 G) <= 32, both layouts; and
+// the features an expiring filter refuses, each with its error.
+func TestGenerationsConfig(t *testing.T) {
+	for _, c := range []struct {
+		f, gens int
+		ok      bool
+	}{
+		{13, 0, true}, {13, 1, true}, {13, 2, true}, {13, 4, true}, {13, 5, true}, {13, MaxGenerations, true},
+		{24, 256, true}, {25, 256, false}, {30, 4, true}, {31, 4, false}, {31, 2, true}, {32, 2, false}, {32, 1, true},
+		{13, -1, false}, {13, MaxGenerations + 1, false}, {4, 256, true},
+	} {
+		for _, layout := range layouts {
+			cfg := Config{Capacity: 1000, FingerprintBits: c.f, Layout: layout, Generations: c.gens}
+			f, err := New[uint64](cfg)
+			if c.ok != (err == nil) || err != nil && !errors.Is(err, ErrInvalidConfig) {
+				t.Fatalf("%+v: New: %v", cfg, err)
+			}
+			_, cerr := NewConcurrent[uint64](cfg)
+			size, serr := cfg.SizeBytes()
+			if (cerr == nil) != c.ok || (serr == nil) != c.ok {
+				t.Fatalf("%+v: NewConcurrent: %v, SizeBytes: %v", cfg, cerr, serr)
+			}
+			if err != nil {
+				continue
+			}
+			if got := f.Config(); got.Generations != c.gens || got.FingerprintBits != c.f {
+				t.Fatalf("%+v: Config() = %+v", cfg, got)
+			}
+			if size != f.SizeBytes() {
+				t.Fatalf("%+v: Config.SizeBytes %d, filter %d", cfg, size, f.SizeBytes())
+			}
+			// Bytes: (f+g)/f of a plain filter's, the same buckets.
+			plain := mustNew[uint64](t, Config{Capacity: 1000, FingerprintBits: c.f, Layout: layout})
+			g := genBits(uint(max(c.gens, 0)))
+			if f.Slots() != plain.Slots() || f.FingerprintBits() != c.f {
+				t.Fatalf("%+v: %d slots of %d-bit fingerprints, plain %d", cfg, f.Slots(), f.FingerprintBits(), plain.Slots())
+			}
+			want := tableBytes(uint64(plain.Slots()/4), bucketBits(layout, uint(c.f)+g))
+			if uint64(f.SizeBytes()) != want {
+				t.Fatalf("%+v: %d bytes, want %d", cfg, f.SizeBytes(), want)
+			}
+		}
+	}
+	// What an expiring filter refuses.
+	if _, err := New[uint64](Config{Capacity: 100, MaxCapacity: 1000, Generations: 4}); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("MaxCapacity with Generations: %v", err)
+	}
+	if _, err := Build[uint64](Config{Generations: 4}, []uint64{1, 2, 3}); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("Build with Generations: %v", err)
+	}
+	if _, err := BuildHashes[uint64](Config{Generations: 4}, []uint64{1, 2, 3}); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("BuildHashes with Generations: %v", err)
+	}
+	if _, err := AppendCompactHashes[uint64](nil, Config{Generations: 2}, []uint64{1, 2, 3}); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("AppendCompactHashes with Generations: %v", err)
+	}
+	a := mustNew[uint64](t, Config{Capacity: 100, Generations: 4})
+	b := mustNew[uint64](t, Config{Capacity: 100, Generations: 4})
+	p := mustNew[uint64](t, Config{Capacity: 100})
+	for _, err := range []error{a.Merge(b), a.Merge(p), p.Merge(a)} {
+		if !errors.Is(err, ErrIncompatible) {
+			t.Errorf("Merge with an expiring filter: %v", err)
+		}
+	}
+	ca, _ := NewConcurrent[uint64](Config{Capacity: 100, Generations: 4})
+	if err := ca.Merge(b); !errors.Is(err, ErrIncompatible) {
+		t.Errorf("ConcurrentFilter.Merge of expiring filters: %v", err)
+	}
+}
+
+// TestExpiringEncodingRefused checks that every encoding of an expiring
+// filter, Filter's and ConcurrentFilter's, returns an error wrapping
+// ErrIncompatible, and writes nothing.
+func TestExpiringEncodingRefused(t *testing.T) {
+	for _, gens := range []int{1, 4} {
+		f := mustNew[uint64](t, Config{Capacity: 100, Generations: gens})
+		_ = f.Insert(1)
+		c := NewConcurrentFrom(f)
+		var buf bytes.Buffer
+		encodings := map[string]func() ([]byte, error){
+			"MarshalBinary":            f.MarshalBinary,
+			"AppendBinary":             func() ([]byte, error) { return f.AppendBinary(nil) },
+			"MarshalText":              f.MarshalText,
+			"AppendText":               func() ([]byte, error) { return f.AppendText(nil) },
+			"AppendCompact":            func() ([]byte, error) { return f.AppendCompact(nil) },
+			"WriteTo":                  func() ([]byte, error) { _, err := f.WriteTo(&buf); return buf.Bytes(), err },
+			"Concurrent.MarshalBinary": c.MarshalBinary,
+			"Concurrent.AppendBinary":  func() ([]byte, error) { return c.AppendBinary(nil) },
+			"Concurrent.MarshalText":   c.MarshalText,
+			"Concurrent.WriteTo":       func() ([]byte, error) { _, err := c.WriteTo(&buf); return buf.Bytes(), err },
+		}
+		for name, enc := range encodings {
+			b, err := enc()
+			if !errors.Is(err, ErrIncompatible) || len(b) != 0 || !strings.Contains(fmt.Sprint(err), "expiring") {
+				t.Errorf("G=%d %s: %d bytes, %v", gens, name, len(b), err)
+			}
+		}
+	}
+}
+
+// TestExpiringLifecycle follows keys through generations on both filter
+// types: found until the G-th Advance, gone at it; InsertUnique keeps a key
+// alive; Reset, Clone, Snapshot and NewConcurrentFrom keep or restart the
+// generation as documented; G = 1 empties at each Advance; Advance on a
+// plain filter does nothing.
+func TestExpiringLifecycle(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		const gens = 3
+		f := mustNew[uint64](t, Config{Capacity: 1000, Layout: layout, Generations: gens})
+		c, _ := NewConcurrent[uint64](Config{Capacity: 1000, Layout: layout, Generations: gens})
+		for _, x := range []expiringFilter{f, c} {
+			_ = x.Insert(1)          // expires at the 3rd Advance
+			_, _ = x.InsertUnique(2) // kept alive by InsertUnique each generation
+			for a := 1; a <= 2*gens; a++ {
+				if added, _ := x.InsertUnique(2); added {
+					t.Fatalf("%T: InsertUnique of a live key added it", x)
+				}
+				n := x.Advance()
+				if x.Contains(1) != (a < gens) || (n == 1) != (a == gens) {
+					t.Fatalf("%T: after %d Advance: Contains(1) = %v, expired %d", x, a, x.Contains(1), n)
+				}
+				if !x.Contains(2) || x.Count(2) != 1 {
+					t.Fatalf("%T: after %d Advance: key 2 refreshed each generation: Contains %v Count %d", x, a, x.Contains(2), x.Count(2))
+				}
+			}
+			if x.Len() != 1 {
+				t.Fatalf("%T: Len %d", x, x.Len())
+			}
+		}
+		if i := f.Info(); i.Generations != gens || i.Generation != 2*gens%gens || !strings.Contains(i.String(), "generation=0/3") {
+			t.Fatalf("Info %+v: %s", i, i)
+		}
+		if !strings.Contains(f.String(), "3 generations") || !strings.Contains(c.String(), "3 generations") {
+			t.Fatalf("String: %s; %s", f, c)
+		}
+		f.Advance() // generation 1
+		_ = f.Insert(3)
+		g, s, n := f.Clone(), c.Snapshot(), NewConcurrentFrom(f)
+		for _, x := range []expiringFilter{f, g, n} {
+			x.Advance()
+			x.Advance()
+			if !x.Contains(3) {
+				t.Fatalf("%T: a copy lost its generation", x)
+			}
+			if x.Advance(); x.Contains(3) {
+				t.Fatalf("%T: a copy's key outlived G generations", x)
+			}
+		}
+		if s.c.gen != uint(c.c.gen.Load()) {
+			t.Fatalf("Snapshot generation %d, filter %d", s.c.gen, c.c.gen.Load())
+		}
+		f.Reset()
+		c.Reset()
+		if f.c.gen != 0 || c.c.gen.Load() != 0 || f.Len() != 0 || c.Len() != 0 {
+			t.Fatalf("Reset: generations %d %d", f.c.gen, c.c.gen.Load())
+		}
+	})
+	// G = 1: every Advance empties the filter.
+	for _, x := range []expiringFilter{
+		mustNew[uint64](t, Config{Capacity: 100, Generations: 1}),
+		func() expiringFilter { c, _ := NewConcurrent[uint64](Config{Capacity: 100, Generations: 1}); return c }(),
+	} {
+		for k := range uint64(50) {
+			_ = x.Insert(k)
+		}
+		if n := x.Advance(); n != 50 || x.Len() != 0 || x.Contains(7) {
+			t.Fatalf("%T G=1: Advance expired %d, Len %d", x, n, x.Len())
+		}
+		_ = x.Insert(7)
+		if !x.Contains(7) {
+			t.Fatalf("%T G=1: insert after Advance", x)
+		}
+	}
+	// No generations: Advance does nothing.
+	p := mustNew[uint64](t, Config{Capacity: 100})
+	_ = p.Insert(1)
+	if n := p.Advance(); n != 0 || !p.Contains(1) || p.Len() != 1 {
+		t.Fatalf("Advance of a plain filter: %d", n)
+	}
+	var z Filter[uint64]
+	if z.Advance() != 0 || z.Generations() != 0 {
+		t.Fatal("Advance of the zero Filter")
+	}
+}
+
+// FuzzExpiring runs an arbitrary sequence of Insert, InsertUnique, Delete
+// and Advance on an expiring Filter and ConcurrentFilter against the exact
+// model (expiringModel): no live key absent, Len and Count exact, failed
+// inserts change nothing. Each 3-byte group of the input is one operation:
+// op, key (2 bytes, so that keys repeat and collide).
+func FuzzExpiring(f *testing.F) {
+	f.Add(uint8(9), uint8(0), uint8(4), []byte{0, 1, 2, 1, 1, 2, 3, 0, 0, 2, 1, 2, 0, 5, 5})
+	f.Add(uint8(0), uint8(1), uint8(2), bytes.Repeat([]byte{0, 7, 7, 1, 7, 7, 3, 0, 0}, 10))
+	f.Add(uint8(20), uint8(3), uint8(255), []byte{0, 1, 1, 0, 2, 2, 4, 0, 0, 3, 3, 3})
+	f.Add(uint8(28), uint8(2), uint8(1), []byte{0, 1, 1, 3, 0, 0, 0, 1, 1})
+	f.Fuzz(func(t *testing.T, bits, layout, gens uint8, ops []byte) {
+		g := 1 + int(gens)%MaxGenerations
+		fbits := 4 + int(bits)%(maxFingerprintBits-3-int(genBits(uint(g))))
+		cfg := Config{
+			Capacity:        1 + int(bits)%40,
+			FingerprintBits: fbits,
+			Layout:          layouts[int(layout)%len(layouts)],
+			Seed:            uint64(bits),
+			MaxKicks:        1 + int(layout)%64,
+			Generations:     g,
+		}
+		fl := mustNew[uint64](t, cfg)
+		cf := mustNewConcurrent[uint64](t, cfg)
+		for _, m := range []*expiringModel{
+			newExpiringModel(fl, func() *table { return &fl.c.t }),
+			newExpiringModel(cf, func() *table { return &cf.c.cur.Load().t }),
+		} {
+			m.full = true
+			for p := ops; len(p) >= 3; p = p[3:] {
+				k := uint64(binary.LittleEndian.Uint16(p[1:3]))
+				switch p[0] % 6 {
+				case 0, 1:
+					m.insert(t, k)
+				case 2:
+					m.insertUnique(t, k)
+				case 3:
+					m.advance(t)
+				default:
+					if len(m.keys[k]) > 0 {
+						m.delete(t, k)
+					}
+				}
+				m.check(t, []uint64{k, k ^ 1})
+			}
+			seen := make([]uint64, 0, len(m.keys))
+			for k := range m.keys {
+				seen = append(seen, k)
+			}
+			m.check(t, seen)
+		}
+	})
+}
+
+// BenchmarkExpiring compares an expiring filter (G = 4) with a plain one of
+// the same width, f = 13, at 1M keys, side by side:
+//
+//	go test -run '^$' -bench Expiring -count 6 . | benchstat -col /gens -
+//
+// Contains looks up live keys of a full filter (an expiring one filled a
+// quarter a generation), ContainsBatch the same in batches of 256 hashes
+// (ns per key); Insert fills an emptied filter (ns per key);
+// gens=0,f=15 is a plain filter of the expiring one's bytes (15-bit slots);
+// Advance clears a generation of a full filter (a quarter of its keys,
+// refilled between calls, untimed), reported per call and per bucket.
+func BenchmarkExpiring(b *testing.B) {
+	const n = 1 << 20
+	keys := benchKeys[uint64](n, 0)
+	for _, layout := range layouts {
+		for _, gens := range []int{0, 4, -15} { // -15: a plain filter of 15-bit slots, the bytes of G = 4
+			cfg := Config{Capacity: n, FingerprintBits: 13, Layout: layout, Generations: gens}
+			if gens < 0 {
+				cfg.FingerprintBits, cfg.Generations = -gens, 0
+			}
+			f := mustNew[uint64](b, cfg)
+			fill := func() {
+				f.Reset()
+				for q := range 4 {
+					if q > 0 {
+						f.Advance()
+					}
+					for _, k := range keys[q*n/4 : (q+1)*n/4] {
+						if err := f.Insert(k); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			}
+			name := fmt.Sprintf("%v/gens=%d", layout, gens)
+			if gens < 0 {
+				name = fmt.Sprintf("%v/gens=0,f=%d", layout, -gens)
+			}
+			b.Run(name+"/op=Contains", func(b *testing.B) {
+				fill()
+				found := 0
+				for i := 0; b.Loop(); i++ {
+					if f.Contains(keys[i&(n-1)]) {
+						found++
+					}
+				}
+				if found != b.N {
+					b.Fatalf("%d of %d live keys found", found, b.N)
+				}
+			})
+			b.Run(name+"/op=ContainsBatch", func(b *testing.B) {
+				fill()
+				hs := make([]uint64, n)
+				for i, k := range keys {
+					hs[i] = f.Hash(k)
+				}
+				found := make([]bool, hashBlock)
+				for i := 0; b.Loop(); i++ {
+					off := i * hashBlock & (n - 1)
+					if f.ContainsHashBatch(hs[off:off+hashBlock], found) != hashBlock {
+						b.Fatal("a live key not found")
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*hashBlock), "ns/key")
+			})
+			b.Run(name+"/op=Insert", func(b *testing.B) {
+				for b.Loop() {
+					f.Reset()
+					for _, k := range keys {
+						if err := f.Insert(k); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/key")
+				b.ReportMetric(float64(f.SizeBytes()), "bytes")
+			})
+			if gens <= 0 {
+				continue
+			}
+			b.Run(name+"/op=Advance", func(b *testing.B) {
+				fill()
+				q := 0
+				for b.Loop() {
+					if e := f.Advance(); e != n/4 { // quarter q, the oldest
+						b.Fatalf("Advance expired %d keys", e)
+					}
+					b.StopTimer()
+					for _, k := range keys[q*n/4 : (q+1)*n/4] { // refilled
+						if err := f.Insert(k); err != nil {
+							b.Fatal(err)
+						}
+					}
+					q = (q + 1) % 4
+					b.StartTimer()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(f.Slots()/4), "ns/bucket")
+			})
+		}
+	}
+}

@@ -1,0 +1,254 @@
+package cuckoo
+
+import "math/bits"
+
+// Keys that expire (Config.Generations): a filter of G generations whose
+// Advance forgets the keys of the oldest one.
+//
+// A slot of an expiring table holds id<<f | fp: the key's f-bit fingerprint
+// under g = ceil(log2 G) generation bits, id (0..G-1, cycling) the
+// generation the key was stored in or last refreshed in (InsertUnique). The
+// fingerprint alone decides where a key lives: alt and a displacement take
+// it from below the generation bits (fpMask: table.other, kickNarrow), and
+// a displacement moves whole slots, generation and all. A lookup compares
+// the fingerprint bits of a slot and ignores the generation bits, which
+// are in the same load: a packed table of slots of <= 16 bits
+// (classExpNarrow) takes classNarrow's test with the borrow stopped at the
+// top fingerprint bit of each lane (fpTops), the same instructions; a
+// semi-sorted one masks the decoded prefixes and the low parts
+// (expiringLows). The false-positive rate is that of f bits at the same
+// load, since no expired slot is left for a lookup to match.
+//
+// Advance clears every slot of the generation it reuses in one pass over
+// the table, eagerly, so that Len counts live keys, inserts reuse the
+// slots at once, and lookups never look at generations. A pass reads and
+// writes the table in order, at memory speed, where a lazy scheme would add
+// a comparison with the current generation to every lookup.
+//
+// Which copy: Delete removes the oldest slot that matches the key's
+// fingerprint in its two buckets, and InsertUnique refreshes the youngest.
+// Keys whose fingerprints and buckets collide are one key to the filter,
+// which answers "present" for them while the youngest of their slots
+// lives; both choices keep that slot at least as young as the youngest
+// live copy any of the keys has, whichever key the caller meant (a delete
+// takes the youngest only when it is the last), so no live key goes
+// missing, and Len stays the count of copies. Refreshing the youngest
+// rather than the oldest lets a colliding key's older copy expire on time:
+// refreshing the oldest would keep it alive as long as the other key is
+// seen, and a full filter would fill up with such copies.
+
+// newTableFor is the empty table of a Config resolved to p.
+func newTableFor(p *params) table {
+	t := shapeFor(p)
+	t.data = newTableData(tableBytes(t.m, t.bbits))
+	return t
+}
+
+// shapeFor is the empty table of a Config resolved to p, without data.
+func shapeFor(p *params) table {
+	if p.gens == 0 {
+		return tableShape(p.m, p.f, p.g, 0, p.layout)
+	}
+	return expiringShape(p.m, p.f, p.layout, p.gens)
+}
+
+// firstShape is the shape of t's first table, without data: what Reset
+// returns to.
+func (t *table) firstShape() table {
+	if t.gens == 0 {
+		return tableShape(t.m0, t.fbits, t.g, 0, t.layout)
+	}
+	return expiringShape(t.m0, t.fbits, t.layout, t.gens)
+}
+
+// expiringShape is a fixed table of m buckets without data whose slots hold
+// fbits-bit fingerprints and the generation bits of gens generations. Its
+// slots are fbits+genBits(gens) bits wide, and its fingerprints fbits (what
+// locate draws and the false-positive rate counts). With gens = 1 it is a
+// plain table.
+func expiringShape(m uint64, fbits uint, layout Layout, gens uint) table {
+	gb := genBits(gens)
+	t := tableShape(m, fbits+gb, 0, 0, layout)
+	t.fbits, t.fpRange, t.fpMask = fbits, 1<<fbits-1, 1<<fbits-1
+	t.gens, t.genBits = gens, gb
+	if gb > 0 {
+		t.class = classExpiring
+		if layout == Packed && t.f <= 16 {
+			t.class = classExpNarrow
+			t.fpTops = t.lanes.onesLo << (fbits - 1)
+		}
+		if layout == SemiSorted && t.f <= 16 {
+			// A slot's low w bits are its low part, the 4 above them its
+			// prefix; the fingerprint's bits are the slot's low fbits.
+			t.semiFp = t.semiLanes.onesLo * (1<<min(t.w, fbits) - 1)
+			t.semiFpP = 0x1111 * (1<<(4-min(gb, 4)) - 1)
+		}
+	}
+	return t
+}
+
+// expiringValue is what a slot holds for fingerprint fp stored in
+// generation gen.
+func (t *table) expiringValue(fp uint32, gen uint) uint32 {
+	return uint32(gen)<<(t.fbits&31) | fp
+}
+
+// expiringHolds marks, one bit a slot, the slots of bucket i whose
+// fingerprint is fp, whatever their generation.
+func (t *table) expiringHolds(i uint64, fp uint32) uint64 {
+	var m uint64
+	for k, v := range t.bucketSlots(i) {
+		if v&uint32(t.fpMask) == fp { // fp != 0: never an empty slot
+			m |= 1 << k
+		}
+	}
+	return m
+}
+
+// expiringHas reports whether bucket i1 or i2 holds fingerprint fp, of any
+// generation: lookup's probe of classExpiring. A semi-sorted bucket of at
+// most 64 bits is decoded in registers and its four fingerprints compared
+// at once (the smallest difference is 0 if one matches).
+func (t *table) expiringHas(i1, i2 uint64, fp uint32) bool {
+	if t.f > 16 || t.layout != SemiSorted {
+		return t.expiringHolds(i1, fp)|t.expiringHolds(i2, fp) != 0
+	}
+	// classSemi's probe (lookup.go) with the generation bits masked off the
+	// decoded prefixes and the low parts.
+	bp := uint64(fp>>(t.w&31)) * 0x1111
+	bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
+	return t.semiLanes.anyZero(t.expiringLows(t.narrowWord(i1), bp, bl), t.expiringLows(t.narrowWord(i2), bp, bl))
+}
+
+// expiringLows is semiLows for an expiring semi-sorted table: the low parts
+// of bucket b xored with bl and masked to their fingerprint bits, with the
+// top bit of every lane set whose prefix's fingerprint bits differ from bp's.
+func (t *table) expiringLows(b, bp, bl uint64) uint64 {
+	x := (uint64(semiDecode[b&(1<<semiCodeBits-1)]) ^ bp) & t.semiFpP
+	z := ^((x&0x7777 + 0x7777) | x) & 0x8888 // semiPrefixMatch's
+	return (b>>semiCodeBits^bl)&t.semiFp | t.unspread[(z>>3)*0x249>>9&0xf]
+}
+
+// expiringCount is Count for the key of hash h in an expiring table.
+func (t *table) expiringCount(h uint64) int {
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	return bits.OnesCount64(t.expiringHolds(i1, fp)) + bits.OnesCount64(t.expiringHolds(i2, fp))
+}
+
+// age is how many generations ago the slot value v was stored, the current
+// generation being gen.
+func (t *table) age(v uint32, gen uint) uint {
+	id := uint(v >> (t.fbits & 31))
+	if id > gen {
+		return gen + t.gens - id
+	}
+	return gen - id
+}
+
+// oldest finds the oldest slot holding fingerprint fp in buckets i1 and i2
+// (the youngest if young), the current generation being gen: its bucket,
+// the bucket's slots (bucketSlots) and its index among them, or k < 0 if
+// neither holds fp.
+func (t *table) oldest(i1, i2 uint64, fp uint32, gen uint, young bool) (b uint64, s [4]uint32, k int) {
+	k, best := -1, uint(0)
+	for _, i := range [2]uint64{i1, i2} {
+		slots := t.bucketSlots(i)
+		for j, v := range slots {
+			if v&uint32(t.fpMask) != fp {
+				continue
+			}
+			if a := t.age(v, gen); k < 0 || young && a < best || !young && a > best {
+				b, s, k, best = i, slots, j, a
+			}
+		}
+	}
+	return b, s, k
+}
+
+// expire clears every slot of generation id and returns how many it
+// cleared: one pass over the table, in order.
+func (t *table) expire(id uint) int {
+	if t.class != classExpNarrow {
+		return t.expireBuckets(id)
+	}
+	// Four lanes at once: a lane is cleared if its generation bits are id
+	// and it is not empty. Each bucket is read and, if it changes, written
+	// with one 64-bit load and store at its byte, the bits around it
+	// stored back as they were.
+	l, f, bb := t.lanes, t.f&31, uint64(t.bbits)
+	gens := l.onesLo * (t.slotMax &^ t.fpMask)
+	pat := l.onesLo * uint64(id) << (t.fbits & 31)
+	n := 0
+	for i := range t.m {
+		p := i * bb
+		w := load64(t.data, p>>3)
+		b := w >> (p & 7)
+		hit := l.zero64(b&gens^pat) &^ l.zero64(b)
+		if hit == 0 {
+			continue
+		}
+		n += bits.OnesCount64(hit)
+		clr := hit >> (f - 1) * t.slotMax // each marked lane, all ones
+		store64(t.data, p>>3, w&^(clr<<(p&7)))
+	}
+	return n
+}
+
+// expiringHits marks the lanes of bucket w, read as narrowWord from a
+// table of classExpNarrow, that are not empty and hold generation id:
+// expire's test, for one bucket.
+func (t *table) expiringHits(w uint64, id uint) uint64 {
+	l := &t.lanes
+	return l.zero64(w&(l.onesLo*(t.slotMax&^t.fpMask))^l.onesLo*uint64(id)<<(t.fbits&31)) &^ l.zero64(w)
+}
+
+// expireBuckets is expire for any expiring table: each bucket decoded,
+// and encoded again if it changed.
+func (t *table) expireBuckets(id uint) int {
+	if t.layout == SemiSorted && t.f <= 16 {
+		return t.expireSemiNarrow(uint32(id))
+	}
+	n := 0
+	for i := range t.m {
+		s := t.bucketSlots(i)
+		k := 0
+		for j, v := range s {
+			if v != 0 && v>>(t.fbits&31) == uint32(id) {
+				s[j] = 0
+				k++
+			}
+		}
+		if k > 0 {
+			lo, hi := t.encode(s)
+			t.setBucket(i, lo, hi)
+			n += k
+		}
+	}
+	return n
+}
+
+// expireSemiNarrow is expire for a semi-sorted table of buckets of at most
+// 64 bits: each bucket decoded in registers and, if it changes, sorted and
+// encoded again in them (semiPack), with one load and one store.
+func (t *table) expireSemiNarrow(id uint32) int {
+	w, low, fb := t.w&15, t.lowMask, t.fbits&31 // f <= 16: w < 13
+	n := 0
+	for i := range t.m {
+		s := [4]uint32{}
+		s[0], s[1], s[2], s[3] = semiNarrow4(t.narrowWord(i), w, low)
+		k := 0
+		for j, v := range s {
+			if v != 0 && v>>fb == id {
+				s[j] = 0
+				k++
+			}
+		}
+		if k > 0 {
+			lo, _ := t.semiPack(s[0], s[1], s[2], s[3])
+			t.setNarrow(i, lo)
+			n += k
+		}
+	}
+	return n
+}
