@@ -155,7 +155,7 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 		path = c.kickBuf
 	}
 	switch t := &c.t; {
-	case t.class.packedNarrow():
+	case t.class.packedNarrow() || t.class == classExpNarrow: // kickNarrow takes a slot's fingerprint bits
 		return c.kickNarrow(path, i1, i2, v1)
 	case t.class == classSemi:
 		return c.kickSemi(path, i1, i2, v1)
