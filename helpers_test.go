@@ -8,6 +8,17 @@ import (
 	"testing"
 )
 
+// longTests reports whether the long runs were asked for, with the
+// environment variable CUCKOO_LONG set to anything but "" (.ci/run sets
+// it, CUCKOO_LONG=1 go test ./...). Tests that check more the longer they
+// run then run at full size: stress runs of seconds, every width of the
+// displacement walks, more calls per allocation count. Two run only then:
+// TestFillToCapacityLarge (fills of 10 and 32 million keys) and
+// TestREADMEPrograms (it builds a program per README example). Without
+// it go test ./... takes under a minute on two cores, and -short trims
+// sizes further.
+func longTests() bool { return os.Getenv("CUCKOO_LONG") != "" }
+
 // layouts lists the layouts every shared test runs on.
 var layouts = []Layout{Packed, SemiSorted}
 

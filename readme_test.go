@@ -45,8 +45,8 @@ func checkTable(t *testing.T, name string) {
 // a whole program (it starts with "package main"), against this checkout,
 // and compares its output with the "output" block that follows it.
 func TestREADMEPrograms(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a program per block")
+	if !longTests() {
+		t.Skip("builds and links a program per block: set CUCKOO_LONG=1")
 	}
 	text, err := os.ReadFile("README.md")
 	if err != nil {
