@@ -72,9 +72,11 @@ func TestFillToCapacity(t *testing.T) {
 	})
 }
 
+// TestFillToCapacityLarge fills tables of 10 and 32 million keys, with
+// longTests() only; TestFillToCapacity fills up to a million.
 func TestFillToCapacityLarge(t *testing.T) {
-	if testing.Short() {
-		t.Skip("large")
+	if !longTests() {
+		t.Skip("fills of 10 and 32 million keys: set CUCKOO_LONG=1")
 	}
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		fillToCapacity(t, Config{Capacity: 10_000_000, Layout: layout, Seed: 1}, 3)
@@ -86,12 +88,19 @@ func TestFillToCapacityLarge(t *testing.T) {
 }
 
 // TestModel runs random operations against an exact multiset of hashes:
-// Len is exact, and nothing stored is ever reported absent.
+// Len is exact, and nothing stored is ever reported absent. One op in 100
+// is a Reset, so a run is hundreds of fills from empty of
+// up to a few hundred keys; -short's 20,000 ops still make 200 of them per
+// configuration.
 func TestModel(t *testing.T) {
+	ops := 60_000
+	if testing.Short() {
+		ops = 20_000
+	}
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for _, bits := range []int{4, 7, 12, 16, 19, 32} {
 			for seed := range uint64(3) {
-				runModel(t, Config{Capacity: 2000, FingerprintBits: bits, Layout: layout, Seed: seed}, 60_000, seed)
+				runModel(t, Config{Capacity: 2000, FingerprintBits: bits, Layout: layout, Seed: seed}, ops, seed)
 			}
 		}
 	})
