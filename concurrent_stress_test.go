@@ -11,7 +11,27 @@ import (
 	"time"
 )
 
-var stressFor = flag.Duration("stress", 0, "how long TestConcurrentStress runs each configuration (default: 250ms with -short, 400ms without)")
+var stressFor = flag.Duration("stress", 0, "how long TestConcurrentStress runs each configuration (default: 60ms with -short, 150ms without, 1s with CUCKOO_LONG set)")
+
+// stressDuration is how long a stress test runs each configuration: -stress
+// if given, else 1 s with longTests() and 150 ms without, 60 ms with
+// -short. Every round fills its filter at least once, taking each writer
+// path (long displacements, both failures, deletes, doublings) under the
+// readers, so a short run still meets each race the protocol guards
+// against; a longer one meets more interleavings of it, so CI runs long.
+// (The model check, concurrent_model_test.go, covers the interleavings of
+// small cases exhaustively.)
+func stressDuration() time.Duration {
+	switch {
+	case *stressFor != 0:
+		return *stressFor
+	case longTests():
+		return time.Second
+	case testing.Short():
+		return 60 * time.Millisecond
+	}
+	return 150 * time.Millisecond
+}
 
 // TestConcurrentStress has readers check, as fast as they can, keys that
 // stay in a filter while a writer keeps it full: inserts that displace
@@ -23,13 +43,7 @@ var stressFor = flag.Duration("stress", 0, "how long TestConcurrentStress runs e
 // It runs in rounds: each round makes a filter, inserts its resident keys,
 // hands the round to the readers and churns other keys through it.
 func TestConcurrentStress(t *testing.T) {
-	per := *stressFor
-	if per == 0 {
-		per = 400 * time.Millisecond
-		if testing.Short() {
-			per = 250 * time.Millisecond
-		}
-	}
+	per := stressDuration()
 	for _, layout := range layouts {
 		for _, f := range []int{8, 13, 16, 20} {
 			for _, growable := range []bool{false, true} {
