@@ -560,9 +560,9 @@ func testConcurrentAllocs[T Hashable](t *testing.T, layout Layout, key func(int)
 		} {
 			ops[name] = op
 		}
-		runs := 500
-		if testing.Short() {
-			runs = 50
+		runs := allocRuns
+		if longTests() {
+			runs = 500
 		}
 		for name, op := range ops {
 			if a := testing.AllocsPerRun(runs, op); a != 0 {

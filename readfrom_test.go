@@ -104,9 +104,10 @@ func (o *offsetRecorder) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// TestReadFromCutLarge cuts a multi-megabyte encoding at every 4 KiB
-// boundary and wherever ReadFrom starts a read (6, 64, then the boundaries
-// of the growing table buffer), and one byte either side of those.
+// TestReadFromCutLarge cuts a multi-megabyte encoding wherever ReadFrom
+// starts a read (6, 64, then the boundaries of the growing table buffer)
+// and one byte either side of those, and at every 64 KiB boundary (4 KiB
+// with longTests(), 256 KiB with -short).
 func TestReadFromCutLarge(t *testing.T) {
 	f := mustNew[uint64](t, Config{Capacity: 4_000_000, FingerprintBits: 13, Seed: 3})
 	for i := range 1000 {
@@ -121,8 +122,11 @@ func TestReadFromCutLarge(t *testing.T) {
 		t.Fatalf("ReadFrom read at offsets %v", rec.offsets)
 	}
 	t.Logf("%d-byte encoding, reads start at %v", len(enc), rec.offsets)
-	step := 4 << 10
-	if testing.Short() {
+	step := 64 << 10
+	switch {
+	case longTests():
+		step = 4 << 10
+	case testing.Short():
 		step = 256 << 10
 	}
 	cuts := []int{1, len(enc) - 1}
