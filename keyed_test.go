@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
-	"reflect"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -129,43 +126,6 @@ func TestKeyedEncoding(t *testing.T) {
 			}
 		}
 	})
-}
-
-// TestKeyNeverShown looks for a distinctive key, as bytes, as its two
-// little-endian words and as their decimal and hex forms, in everything a
-// keyed filter and view show: every print verb, encodings, the text and
-// JSON forms, and errors.
-func TestKeyNeverShown(t *testing.T) {
-	f := builtFilter(t, Config{Capacity: 100, Key: testKey}, 100, intKey)
-	enc := mustMarshal(t, f)
-	v, err := NewKeyedView[uint64](enc, testKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, _ := f.MarshalText()
-	k0, k1 := binary.LittleEndian.Uint64(testKey[:8]), binary.LittleEndian.Uint64(testKey[8:])
-	needles := []string{string(testKey[:]), string(testKey[:8]), string(testKey[8:])}
-	for _, w := range []uint64{k0, k1} {
-		needles = append(needles, strconv.FormatUint(w, 10), strconv.FormatUint(w, 16), fmt.Sprintf("%X", w))
-	}
-	var shown []string
-	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%d", "%x", "%X", "%q"} {
-		shown = append(shown, fmt.Sprintf(verb, f), fmt.Sprintf(verb, reflect.ValueOf(f).Elem().Interface()), fmt.Sprintf(verb, v), fmt.Sprintf(verb, *v),
-			fmt.Sprintf(verb, struct{ F *Filter[uint64] }{f}))
-	}
-	_, e1 := NewKeyedView[uint64](enc, otherKey)
-	e2 := new(Filter[uint64]).UnmarshalBinary(enc)
-	shown = append(shown, string(enc), string(text), fmt.Sprint(e1), fmt.Sprint(e2))
-	for _, s := range shown {
-		for _, n := range needles {
-			if strings.Contains(s, n) {
-				t.Fatalf("the key (%q) shows in %q", n, s)
-			}
-		}
-	}
-	if !strings.Contains(f.String(), "keyed") {
-		t.Errorf("String %q does not say the filter is keyed", f.String())
-	}
 }
 
 // TestKeyedMerge: filters with the same key merge; another key, or none,
