@@ -417,3 +417,38 @@ func main() {
 		t.Errorf("go vet reported the copy of a View:\n%s", out)
 	}
 }
+
+func TestSeed(t *testing.T) {
+	for _, seed := range []uint64{0, 1, 42, DefaultSeed, ^uint64(0)} {
+		f := builtFilter(t, Config{Capacity: 100, Seed: seed}, 100, stringKey)
+		want := seed
+		if seed == 0 {
+			want = DefaultSeed
+		}
+		if f.Seed() != want {
+			t.Fatalf("Config.Seed %#x: Seed() = %#x, want %#x", seed, f.Seed(), want)
+		}
+		enc := mustMarshal(t, f)
+		v, err := NewView[string](enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dec Filter[[]byte]
+		if err := dec.UnmarshalBinary(enc); err != nil {
+			t.Fatal(err)
+		}
+		if v.Seed() != want || dec.Seed() != want || f.Clone().Seed() != want {
+			t.Fatalf("seed %#x: view %#x, decoded %#x", want, v.Seed(), dec.Seed())
+		}
+	}
+	// Equal seeds are what makes hashes portable between filters.
+	a := mustNew[string](t, Config{Capacity: 10, Seed: 8})
+	b := mustNew[string](t, Config{Capacity: 5000, FingerprintBits: 20, Seed: 8})
+	c := mustNew[string](t, Config{Capacity: 10})
+	if a.Seed() != b.Seed() || a.Hash("x") != b.Hash("x") || a.Seed() == c.Seed() || a.Hash("x") == c.Hash("x") {
+		t.Fatal("Seed does not tell which filters share hashes")
+	}
+	if new(Filter[string]).Seed() != 0 {
+		t.Fatal("the zero Filter has a seed")
+	}
+}
