@@ -2,6 +2,7 @@ package cuckoo
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"testing"
 
@@ -229,5 +230,71 @@ func roundTrip[T Hashable](t *testing.T, keys []T) {
 	}
 	if f.Len() != 0 {
 		t.Fatal(f.Len())
+	}
+}
+
+// TestStructuredKeys checks the false-positive rate where keys are not
+// random: consecutive integers (row ids), multiples of 8 (aligned
+// offsets) and of 4096 (page addresses), stored and then queried with the
+// next n keys of the same pattern. The count of false positives must be
+// within five standard deviations of the binomial count the rate predicts,
+// as TestFalsePositiveRate asks of random queries.
+//
+// The same check applied to mulHash, a hash with one multiply, must fail:
+// that shows the check can fail, and it is why the filter pays for xxh3's
+// second multiply (BenchmarkLookupCost measures what it costs).
+func TestStructuredKeys(t *testing.T) {
+	n := 100_000
+	if testing.Short() {
+		n = 30_000
+	}
+	type count struct {
+		hits int
+		p    float64
+	}
+	check := func(f, stride int, hashed bool) count {
+		flt := mustNew[uint64](t, Config{Capacity: n, FingerprintBits: f})
+		for i := range n {
+			k := uint64(i * stride)
+			var err error
+			if hashed {
+				err = flt.InsertHash(mulHash(k))
+			} else {
+				err = flt.Insert(k)
+			}
+			if err != nil {
+				t.Fatalf("f=%d stride %d: insert %d: %v", f, stride, i, err)
+			}
+		}
+		hits := 0
+		for i := n; i < 2*n; i++ {
+			k := uint64(i * stride)
+			if !hashed && flt.Contains(k) || hashed && flt.ContainsHash(mulHash(k)) {
+				hits++
+			}
+		}
+		return count{hits, falsePositiveRate(uint(f), flt.LoadFactor())}
+	}
+	within := func(c count) (bool, string) {
+		mean := c.p * float64(n)
+		slack := 5*math.Sqrt(mean*(1-c.p)) + 1
+		return math.Abs(float64(c.hits)-mean) <= slack,
+			fmt.Sprintf("%d false positives in %d queries, expected %.1f ± %.1f (ratio %.2f)", c.hits, n, mean, slack, float64(c.hits)/mean)
+	}
+	controlFailed := 0
+	for _, f := range []int{8, 12, 16} {
+		for _, stride := range []int{1, 8, 4096} {
+			ok, msg := within(check(f, stride, false))
+			if !ok {
+				t.Errorf("f=%d stride %d: %s", f, stride, msg)
+			}
+			if ok, msg := within(check(f, stride, true)); !ok {
+				controlFailed++
+				t.Logf("control, one-multiply hash: f=%d stride %d: %s", f, stride, msg)
+			}
+		}
+	}
+	if controlFailed == 0 {
+		t.Error("the one-multiply hash passed every check: the check cannot tell a weak hash")
 	}
 }
