@@ -13,16 +13,6 @@ import (
 	"testing"
 )
 
-// mustNewConcurrent is NewConcurrent that fails the test on error.
-func mustNewConcurrent[T Hashable](tb testing.TB, cfg Config) *ConcurrentFilter[T] {
-	tb.Helper()
-	f, err := NewConcurrent[T](cfg)
-	if err != nil {
-		tb.Fatalf("NewConcurrent(%+v): %v", cfg, err)
-	}
-	return f
-}
-
 // snapshotBytes is the concurrent filter's table as a Filter holds it.
 func snapshotBytes[T Hashable](c *ConcurrentFilter[T]) []byte { return c.Snapshot().c.t.data }
 

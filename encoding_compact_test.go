@@ -12,16 +12,6 @@ import (
 	"testing"
 )
 
-// mustCompact is AppendCompact(nil) that fails the test on error.
-func mustCompact[T Hashable](tb testing.TB, f *Filter[T]) []byte {
-	tb.Helper()
-	b, err := f.AppendCompact(nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
-}
-
 // TestCompactRoundTrip: for every width and both layouts, key families and
 // seeds, the compact encoding is the buckets and the shortest trailer that
 // covers the probes' reach, and what

@@ -40,32 +40,6 @@ func TestHashAnchorValues(t *testing.T) {
 	}
 }
 
-type (
-	userID   uint64
-	label    string
-	blob     []byte
-	smallInt int8
-	temp     float32
-	uuid     [16]byte // as github.com/google/uuid.UUID
-	digest   [32]byte // as a named sha256 sum
-)
-
-// uuidKey and digestKey are distinct byte-array keys.
-func uuidKey(i int) uuid {
-	var u uuid
-	binary.LittleEndian.PutUint64(u[:], uint64(i))
-	binary.LittleEndian.PutUint64(u[8:], uint64(i)*0x9e3779b97f4a7c15)
-	return u
-}
-
-func digestKey(i int) digest {
-	var d digest
-	for k := range 4 {
-		binary.LittleEndian.PutUint64(d[8*k:], uint64(i)*uint64(2*k+1)*0x9e3779b97f4a7c15)
-	}
-	return d
-}
-
 func hashOf[T Hashable](tb testing.TB, key T) uint64 {
 	return mustNew[T](tb, Config{Capacity: 10, Seed: 5}).Hash(key)
 }

@@ -4,52 +4,6 @@ import (
 	"testing"
 )
 
-// impl is one probe implementation, as the dispatch bools that select it.
-type impl struct {
-	name        string
-	batch, wide bool
-}
-
-// implementations lists every probe implementation this CPU runs, the
-// generic one first.
-func implementations() []impl {
-	list := []impl{{"generic", false, false}}
-	if haveAsm && hasBatchAsm {
-		// The narrow assembly, then the wide one where there is one.
-		saved := useWideAsm
-		useWideAsm = false
-		list = append(list, impl{asmName(), true, false})
-		useWideAsm = saved
-		if hasWideAsm {
-			useWideAsm = true
-			list = append(list, impl{asmName(), true, true})
-			useWideAsm = saved
-		}
-	}
-	return list
-}
-
-// setImpl selects an implementation and returns a function that restores the
-// previous one.
-func setImpl(p impl) (restore func()) {
-	b, w := useBatchAsm, useWideAsm
-	useBatchAsm, useWideAsm = p.batch, p.wide
-	return func() { useBatchAsm, useWideAsm = b, w }
-}
-
-// forEachImpl runs fn as a subtest per implementation, with it selected.
-func forEachImpl(t *testing.T, fn func(t *testing.T)) {
-	for _, p := range implementations() {
-		t.Run(p.name, func(t *testing.T) {
-			defer setImpl(p)()
-			if got := ProbeImplementation(); got != p.name {
-				t.Fatalf("ProbeImplementation() = %q, want %q", got, p.name)
-			}
-			fn(t)
-		})
-	}
-}
-
 func TestImplementations(t *testing.T) {
 	names := []string{}
 	for _, p := range implementations() {

@@ -8,11 +8,6 @@ import (
 	"testing"
 )
 
-var (
-	testKey  = [16]byte{0x5e, 0xc7, 0xe7, 0x00, 0x0b, 0xad, 0xf0, 0x0d, 0xde, 0xad, 0xbe, 0xef, 0xca, 0xfe, 0xba, 0xbe}
-	otherKey = [16]byte{1}
-)
-
 // TestKeyedHash checks that a keyed filter hashes every key kind with
 // SipHash-2-4 under its key, as its bytes or its widened word, and that
 // integer keys still hash alike across their types.
