@@ -28,17 +28,18 @@ func TestKickSameWalk(t *testing.T) {
 }
 
 // shortWidths are the fingerprint widths a growable table's walks are
-// checked at unless longTests(): the smallest, those whose slots are 16 or 17 bits
-// at stage 0 or 1 (the edge between kickGrownNarrow and kickGrownWide), a
-// middle one and the widest, whose slots are 32 bits at stage 0.
+// checked at unless longTests(): the smallest, those whose slots are 16 or
+// 17 bits at stage 0 or 1 (the edge between kickGrownNarrow and
+// kickGrownWide), a middle one and the widest, whose slots are 32 bits at
+// stage 0.
 var shortWidths = map[int]bool{4: true, 14: true, 15: true, 16: true, 22: true, 30: true}
 
 func testKickSameWalk(t *testing.T, layout Layout, growable bool, stage uint) {
-	// A specialised walk that strays from kickWalk strays on the first
+	// A specialised walk that strays from kickWalk does so on the first
 	// walks that take the wrong step, succeeding or failing. With -short a
 	// table of 1000 keys is full after about 200 walks, so its 400 walks
-	// are about half successes and half failures undone, as the 2000 of a
-	// table of 4000 are.
+	// are successes and failures undone in about equal numbers, as the
+	// 2000 walks on a table of 4000 keys are.
 	capacity, maxWalks := 4000, 2000
 	if testing.Short() {
 		capacity, maxWalks = 1000, 400
