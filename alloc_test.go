@@ -28,8 +28,14 @@ var batchOps = map[string]bool{"ContainsBatch": true, "ContainsHashBatch": true,
 // allocRuns is the calls testing.AllocsPerRun makes of each operation. It
 // divides the allocations by the calls, rounding down, so fewer calls
 // catch a rarer allocation; 50 still take every path of an insert into a
-// near-full filter (most fail after a whole walk) many times.
-const allocRuns = 50
+// near-full filter (most fail after a whole walk) many times. The long
+// run makes 200, for more walks.
+func allocRuns() int {
+	if longTests() {
+		return 200
+	}
+	return 50
+}
 
 // testAllAllocs checks the operations that check selects, for every key
 // type, on the filters of testAllocs.
@@ -74,7 +80,7 @@ func testAllocsOf[T Hashable](t *testing.T, cfg Config, check func(op string) bo
 		if !check(name) {
 			continue
 		}
-		if a := testing.AllocsPerRun(allocRuns, op); a != 0 {
+		if a := testing.AllocsPerRun(allocRuns(), op); a != 0 {
 			t.Errorf("%T %+v %s: %v allocations per call", key(0), cfg, name, a)
 		}
 	}

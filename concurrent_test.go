@@ -550,7 +550,7 @@ func testConcurrentAllocs[T Hashable](t *testing.T, layout Layout, key func(int)
 		} {
 			ops[name] = op
 		}
-		runs := allocRuns
+		runs := allocRuns()
 		if longTests() {
 			runs = 500
 		}
