@@ -205,13 +205,7 @@ func stress(t *testing.T, cfg Config, d time.Duration) {
 // generation of the others at each call. A resident reported absent is a
 // false negative; there must be none. Both layouts, slots of 10 to 24 bits.
 func TestConcurrentExpiringStress(t *testing.T) {
-	per := *stressFor
-	if per == 0 {
-		per = 400 * time.Millisecond
-		if testing.Short() {
-			per = 250 * time.Millisecond
-		}
-	}
+	per := stressDuration()
 	for _, layout := range layouts {
 		for _, c := range []struct{ f, gens int }{{8, 4}, {13, 4}, {20, 4}, {13, 16}, {12, 2}} {
 			cfg := Config{Capacity: 6000, FingerprintBits: c.f, Layout: layout, Seed: uint64(c.f), Generations: c.gens}
