@@ -84,9 +84,11 @@
 //
 // Hash(key) depends only on the key, Config.Seed and Config.Key, so a key
 // hashed once can probe every filter of that seed (and key) through
-// ContainsHash, such as one filter per data block. Printing a filter (any
-// verb) shows its key family, width, layout, count, capacity and load,
-// never the seed or the table.
+// ContainsHash, such as one filter per data block. Printing a *Filter,
+// *View or *ConcurrentFilter (any verb) shows its key family, width, layout,
+// count, capacity and load, never the seed or the table. (A struct value
+// printed with %p shows its fields, as fmt does for every struct: print the
+// pointer.)
 //
 // # Security
 //
