@@ -3,7 +3,7 @@ module github.com/seed-a0724874/cuckoo/leveldbfilter
 go 1.24.0
 
 require (
-	github.com/seed-a0724874/cuckoo v0.0.0-00010101000000-000000000000
+	github.com/seed-a0724874/cuckoo v0.1.0
 	github.com/syndtr/goleveldb v1.0.1-0.20220721030215-126854af5e6d
 )
 

@@ -4,7 +4,7 @@ go 1.24.0
 
 require (
 	github.com/cockroachdb/pebble/v2 v2.1.7
-	github.com/seed-a0724874/cuckoo v0.0.0-00010101000000-000000000000
+	github.com/seed-a0724874/cuckoo v0.1.0
 )
 
 require (
