@@ -21,7 +21,7 @@ func (f *ConcurrentFilter[T]) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return err
 	}
-	f.c.load(decodedReader[T](&h, t, f.c.h.sip()), int(h.maxKicks), h.rng)
+	f.c.load(decodedReader[T](&h, t, f.c.h.sip()), int(h.maxKicks), h.rng, h.gen)
 	return nil
 }
 
@@ -118,12 +118,14 @@ func (f *ConcurrentFilter[T]) Merge(o *Filter[T]) error {
 	return nil
 }
 
-// load makes c the decoded filter r: a fresh state and a table holding a
-// copy of r's buckets, published last.
-func (c *concurrent) load(r reader, maxKicks int, rng uint64) {
+// load makes c the decoded filter r, its PRNG state rng and current
+// generation gen: a fresh state and a table holding a copy of r's buckets,
+// published last.
+func (c *concurrent) load(r reader, maxKicks int, rng uint64, gen uint) {
 	s := ctableOf(&r.t)
 	c.configure(r.h, r.kind, r.capacity, r.maxCapacity, maxKicks)
 	c.rng, c.count = rng, r.count
+	c.gen.Store(uint32(gen))
 	c.n.Store(int64(r.count))
 	c.cur.Store(s)
 }

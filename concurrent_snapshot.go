@@ -64,7 +64,7 @@ func (f *ConcurrentFilter[T]) WriteTo(w io.Writer) (int64, error) {
 // header describes the current table for its encoding; the caller holds mu.
 func (c *concurrent) header(family keyKind) header {
 	r := c.reader(c.cur.Load().t)
-	return encodingHeader(&r, family, c.maxKicks, c.rng)
+	return encodingHeader(&r, family, c.maxKicks, c.rng, uint(c.gen.Load()))
 }
 
 // reader is a reader of table t with the filter's hash, key kind, count and
@@ -75,9 +75,6 @@ func (c *concurrent) reader(t table) reader {
 
 // appendBinary is AppendBinary; the caller holds mu.
 func (c *concurrent) appendBinary(b []byte, kind keyKind) ([]byte, error) {
-	if c.cur.Load().t.gens != 0 {
-		return b, errExpiringEncoding
-	}
 	h := c.header(kind)
 	var hb [headerSize]byte
 	h.put(&hb)

@@ -43,14 +43,14 @@ const (
 	offFlags       = 10 // uint8, flags: flagKeyed, the rest zero
 	offDoublings   = 11 // uint8, doublings in all (g)
 	offStage       = 12 // uint8, doublings done (k)
-	offGenerations = 13 // uint8, generations (G): reserved for expiring filters, zero
-	offReserved1   = 14 // 2 zero bytes
+	offGenerations = 13 // uint16, generations (G): 0 for keys that never expire, else 1..MaxGenerations
+	offReserved1   = 15 // 1 zero byte
 	offBuckets     = 16 // uint64
 	offCount       = 24 // uint64
 	offCapacity    = 32 // uint64
 	offSeed        = 40 // uint64
 	offMaxKicks    = 48 // uint32
-	offGeneration  = 52 // uint32, the current generation: reserved for expiring filters, zero
+	offGeneration  = 52 // uint32, the current generation: 0..G-1, 0 for keys that never expire
 	offRNG         = 56 // uint64, displacement PRNG state
 	offMaxCapacity = 64 // uint64
 	offKeyCheck    = 72 // uint64: a keyed filter's key check value (keyed.go), else 0
@@ -81,6 +81,24 @@ type header struct {
 	maxCapacity uint64
 	keyed       bool
 	keyCheck    uint64
+
+	// An expiring filter's generations (Config.Generations, 0 for keys that
+	// never expire) and its current generation, 0..gens-1 (expiry.go).
+	gens, gen uint
+}
+
+// slotBits is the width of a slot of the encoded table: the fingerprint,
+// the layer bits a growable table keeps, and an expiring one's generation
+// bits.
+func (h *header) slotBits() uint { return h.f + h.g - h.k + genBits(h.gens) }
+
+// shape is the encoded table without data: a fixed or growable table, or
+// an expiring one.
+func (h *header) shape() table {
+	if h.gens != 0 {
+		return expiringShape(h.m, h.f, h.layout, h.gens)
+	}
+	return tableShape(h.m>>h.k, h.f, h.g, h.k, h.layout)
 }
 
 // size is the length of the header: a compact encoding's is its version
@@ -95,7 +113,7 @@ func (h *header) size() uint64 {
 // tableSize is the size of the table region, padding included: for a
 // compact encoding everything after the version byte.
 func (h *header) tableSize() uint64 {
-	bbits := bucketBits(h.layout, h.f+h.g-h.k)
+	bbits := bucketBits(h.layout, h.slotBits())
 	if h.compact {
 		return h.m*uint64(bbits)/8 + compactTail(shapeOf(h.layout, h.f), h.seed, h.count)
 	}
@@ -131,6 +149,8 @@ func (h *header) put(b *[headerSize]byte) {
 	le.PutUint32(b[offMaxKicks:], uint32(h.maxKicks))
 	le.PutUint64(b[offRNG:], h.rng)
 	le.PutUint64(b[offMaxCapacity:], h.maxCapacity)
+	le.PutUint16(b[offGenerations:], uint16(h.gens))
+	le.PutUint32(b[offGeneration:], uint32(h.gen))
 	if h.keyed {
 		b[offFlags] = flagKeyed
 		le.PutUint64(b[offKeyCheck:], h.keyCheck)
@@ -181,17 +201,24 @@ func parseHeader(b []byte) (header, error) {
 		maxCapacity: le.Uint64(b[offMaxCapacity:]),
 		keyed:       b[offFlags] == flagKeyed,
 		keyCheck:    le.Uint64(b[offKeyCheck:]),
+		gens:        uint(le.Uint16(b[offGenerations:])),
+		gen:         uint(le.Uint32(b[offGeneration:])),
 	}
-	gens, gen := b[offGenerations], le.Uint32(b[offGeneration:])
 	switch {
-	case gens != 0:
-		return h, formatErr(ErrUnsupportedVersion, "a filter of %d generations: expiring filters are not read by this version of the package", gens)
-	case gen != 0:
-		return h, formatErr(ErrCorrupt, "current generation %d in a filter whose keys never expire (generation fields are for expiring filters)", gen)
 	case !h.layout.valid():
 		return h, formatErr(ErrCorrupt, "unknown layout %d", h.layout)
 	case h.f < minFingerprintBits || h.f > maxFingerprintBits:
 		return h, formatErr(ErrCorrupt, "fingerprint bits %d not in %d..%d", h.f, minFingerprintBits, maxFingerprintBits)
+	case h.gens > MaxGenerations:
+		return h, formatErr(ErrCorrupt, "%d generations, more than %d", h.gens, MaxGenerations)
+	case h.gens == 0 && h.gen != 0:
+		return h, formatErr(ErrCorrupt, "current generation %d in a filter whose keys never expire", h.gen)
+	case h.gens != 0 && h.gen >= h.gens:
+		return h, formatErr(ErrCorrupt, "current generation %d of %d generations", h.gen, h.gens)
+	case h.gens != 0 && h.g != 0:
+		return h, formatErr(ErrCorrupt, "an expiring filter of %d generations with %d doublings: expiring filters do not grow", h.gens, h.g)
+	case h.f+genBits(h.gens) > maxFingerprintBits:
+		return h, formatErr(ErrCorrupt, "%d generations need %d bits beside the %d-bit fingerprint: slots would exceed %d bits", h.gens, genBits(h.gens), h.f, maxFingerprintBits)
 	case h.f+h.g > maxFingerprintBits || h.k > h.g:
 		return h, formatErr(ErrCorrupt, "%d doublings (%d done) for %d-bit fingerprints: slots would exceed %d bits", h.g, h.k, h.f, maxFingerprintBits)
 	case b[offSlots] != slotsPerBucket:
@@ -317,7 +344,7 @@ func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (heade
 	case h.keyed && key.string(keyCheckMessage) != h.keyCheck:
 		return h, table{}, formatErr(ErrIncompatible, "a keyed filter, read with another key")
 	}
-	t := tableShape(h.m>>h.k, h.f, h.g, h.k, h.layout)
+	t := h.shape()
 	t.data = data[h.size():end:end]
 	if level == checkAll {
 		if err := t.checkStructure(h.count, !h.compact); err != nil {
@@ -335,7 +362,9 @@ func errFamily(enc, kind keyKind) error {
 
 // checkStructure checks what the checksum cannot, that this package could
 // have written the table: zero padding (if padded), canonical buckets and
-// count occupied slots. Buckets end on a byte boundary (m is even).
+// count occupied slots; in an expiring table, every occupied slot a
+// fingerprint (not 0) under the id of one of its generations. Buckets end
+// on a byte boundary (m is even).
 func (t *table) checkStructure(count uint64, padded bool) error {
 	if padded && !allZero(t.data[len(t.data)-tablePad:]) {
 		return formatErr(ErrCorrupt, "table padding is not zero")
@@ -347,8 +376,13 @@ func (t *table) checkStructure(count uint64, padded bool) error {
 		}
 		s := t.bucketSlots(i)
 		for k := range s {
-			if s[k] != 0 {
-				occupied++
+			if s[k] == 0 {
+				continue
+			}
+			occupied++
+			if t.genBits != 0 && (s[k]&uint32(t.fpMask) == 0 || s[k]>>(t.fbits&31) >= uint32(t.gens)) {
+				return formatErr(ErrCorrupt, "bucket %d holds fingerprint %d of generation %d, of %d generations",
+					i, s[k]&uint32(t.fpMask), s[k]>>(t.fbits&31), t.gens)
 			}
 		}
 	}
@@ -373,12 +407,13 @@ func (k keyKind) familyName() string {
 
 // header describes the filter for its encoding.
 func (f *Filter[T]) header() header {
-	return encodingHeader(&f.c.reader, kindOf[T]().family(), f.c.maxKicks, f.c.rng)
+	return encodingHeader(&f.c.reader, kindOf[T]().family(), f.c.maxKicks, f.c.rng, f.c.gen)
 }
 
-// encodingHeader describes the filter that r, maxKicks and the displacement
-// PRNG state rng make up, with keys of the given family, for its encoding.
-func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64) header {
+// encodingHeader describes the filter that r, maxKicks, the displacement
+// PRNG state rng and the current generation gen make up, with keys of the
+// given family, for its encoding.
+func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64, gen uint) header {
 	t := &r.t
 	h := header{
 		layout:      t.layout,
@@ -395,8 +430,19 @@ func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64) header 
 		g:           t.g,
 		k:           t.k,
 		maxCapacity: uint64(r.maxCapacity),
+		gens:        t.gens,
+		gen:         gen,
 	}
 	return h
+}
+
+// encodable is the error an encoding of the filter returns, if any: the
+// zero Filter has no table.
+func (c *core) encodable() error {
+	if c.t.data == nil {
+		return errZeroFilter
+	}
+	return nil
 }
 
 // EncodedSize is the length of the filter's encoding: what AppendBinary
@@ -585,10 +631,16 @@ func readErr(err error, started bool) error {
 	return fmt.Errorf("cuckoo: reading a filter: %w", err)
 }
 
-// load makes f the filter that h and t describe.
-func (f *Filter[T]) load(h *header, t table) {
-	f.c = newCore(decodedReader[T](h, t, f.c.h.sip()), int(h.maxKicks))
-	f.c.rng = h.rng
+// load makes f the filter that h and t describe, keyed with f's key.
+func (f *Filter[T]) load(h *header, t table) { f.c = decodedCore[T](h, t, f.c.h.sip()) }
+
+// decodedCore is the state of the decoded filter that h and t describe,
+// keyed with key (nil: unkeyed): its reader, MaxKicks, PRNG state and
+// current generation.
+func decodedCore[T Hashable](h *header, t table, key *sipHasher) core {
+	c := newCore(decodedReader[T](h, t, key), int(h.maxKicks))
+	c.rng, c.gen = h.rng, h.gen
+	return c
 }
 
 // decodedReader is the reader of a decoded filter of keys of type T, keyed

@@ -91,7 +91,7 @@ func (f *Filter[T]) AppendCompact(b []byte) ([]byte, error) {
 	case r.t.g > 0:
 		return b, formatErr(ErrIncompatible, "a growable filter has no compact encoding")
 	case r.t.gens != 0:
-		return b, errExpiringEncoding
+		return b, formatErr(ErrIncompatible, "an expiring filter (Generations %d) has no compact encoding, which has no room for its generations: use AppendBinary", r.t.gens)
 	case r.h.sip() != nil:
 		return b, formatErr(ErrIncompatible, "a keyed filter has no compact encoding")
 	case uint64(r.count) > math.MaxUint32:

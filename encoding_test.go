@@ -402,7 +402,7 @@ func TestEncodingChecks(t *testing.T) {
 		{"version 4", put8(offVersion, 4), ErrUnsupportedVersion},
 		{"version 6", put8(offVersion, 6), ErrUnsupportedVersion},
 		{"version 256", put8(offVersion+1, 1), ErrUnsupportedVersion},
-		{"generations", put8(offGenerations, 4), ErrUnsupportedVersion},
+		{"generations", put8(offGenerations, 4), ErrCorrupt}, // 2 more bits a slot: the length is wrong
 		{"current generation", put32(offGeneration, 1), ErrCorrupt},
 		{"layout", put8(offLayout, 2), ErrCorrupt},
 		{"bits 3", put8(offBits, 3), ErrCorrupt},
@@ -411,7 +411,7 @@ func TestEncodingChecks(t *testing.T) {
 		{"kind 0", put8(offKind, 0), ErrCorrupt},
 		{"kind string", put8(offKind, byte(kindString)), ErrCorrupt},
 		{"kind bytes", put8(offKind, byte(kindBytes)), ErrIncompatible},
-		{"reserved 1", put8(offReserved1+1, 1), ErrCorrupt},
+		{"reserved 1", put8(offReserved1, 1), ErrCorrupt},
 		{"reserved 2", put8(offReserved2, 1), ErrCorrupt},
 		{"reserved last", put8(headerSize-1, 1), ErrCorrupt},
 		{"flags", put8(offFlags, 2), ErrCorrupt},

@@ -110,21 +110,6 @@ func (c *core) advance() int {
 	return n
 }
 
-// errExpiringEncoding is what the encodings of an expiring filter return.
-var errExpiringEncoding = formatErr(ErrIncompatible, "expiring filters are not encoded yet")
-
-// encodable is the error an encoding of the filter returns, if any: the
-// zero Filter has no table, an expiring one no encoding yet.
-func (c *core) encodable() error {
-	switch {
-	case c.t.data == nil:
-		return errZeroFilter
-	case c.t.gens != 0:
-		return errExpiringEncoding
-	}
-	return nil
-}
-
 // kickAny is kick by the general walk (kickWalk), for the expiring tables
 // whose own walks (kickSemi; kickWalk is the walk of wide slots anyway) would take a whole
 // slot for a fingerprint.

@@ -393,32 +393,48 @@ func TestGenerationsConfig(t *testing.T) {
 	}
 }
 
-// TestExpiringEncodingRefused checks that every encoding of an expiring
-// filter, Filter's and ConcurrentFilter's, returns an error wrapping
-// ErrIncompatible, and writes nothing.
-func TestExpiringEncodingRefused(t *testing.T) {
-	for _, gens := range []int{1, 4} {
-		f := mustNew[uint64](t, Config{Capacity: 100, Generations: gens})
+// TestExpiringEncodings checks that every encoding of an expiring filter,
+// Filter's and ConcurrentFilter's, decodes into a filter that encodes to
+// the same bytes, and that the compact encoding, which has no room for the
+// generations, is refused with an error wrapping ErrIncompatible and
+// appends nothing (expiry_encoding_test.go tests the round trips in full).
+func TestExpiringEncodings(t *testing.T) {
+	for _, gens := range []int{1, 4, 256} {
+		f := mustNew[uint64](t, Config{Capacity: 100, Generations: gens, FingerprintBits: 12})
 		_ = f.Insert(1)
+		f.Advance()
+		_ = f.Insert(2)
 		c := NewConcurrentFrom(f)
-		var buf bytes.Buffer
 		encodings := map[string]func() ([]byte, error){
 			"MarshalBinary":            f.MarshalBinary,
 			"AppendBinary":             func() ([]byte, error) { return f.AppendBinary(nil) },
 			"MarshalText":              f.MarshalText,
 			"AppendText":               func() ([]byte, error) { return f.AppendText(nil) },
-			"AppendCompact":            func() ([]byte, error) { return f.AppendCompact(nil) },
-			"WriteTo":                  func() ([]byte, error) { _, err := f.WriteTo(&buf); return buf.Bytes(), err },
+			"WriteTo":                  func() ([]byte, error) { var buf bytes.Buffer; _, err := f.WriteTo(&buf); return buf.Bytes(), err },
 			"Concurrent.MarshalBinary": c.MarshalBinary,
 			"Concurrent.AppendBinary":  func() ([]byte, error) { return c.AppendBinary(nil) },
 			"Concurrent.MarshalText":   c.MarshalText,
-			"Concurrent.WriteTo":       func() ([]byte, error) { _, err := c.WriteTo(&buf); return buf.Bytes(), err },
+			"Concurrent.AppendText":    func() ([]byte, error) { return c.AppendText(nil) },
+			"Concurrent.WriteTo":       func() ([]byte, error) { var buf bytes.Buffer; _, err := c.WriteTo(&buf); return buf.Bytes(), err },
 		}
 		for name, enc := range encodings {
 			b, err := enc()
-			if !errors.Is(err, ErrIncompatible) || len(b) != 0 || !strings.Contains(fmt.Sprint(err), "expiring") {
-				t.Errorf("G=%d %s: %d bytes, %v", gens, name, len(b), err)
+			if err != nil {
+				t.Fatalf("G=%d %s: %v", gens, name, err)
 			}
+			var d Filter[uint64]
+			if strings.Contains(name, "Text") {
+				err = d.UnmarshalText(b)
+			} else {
+				err = d.UnmarshalBinary(b)
+			}
+			if err != nil || d.Generations() != gens || d.Info() != f.Info() || !bytes.Equal(mustMarshal(t, &d), mustMarshal(t, f)) {
+				t.Errorf("G=%d %s: decoded (%v) to %v, want %v", gens, name, err, d.Info(), f.Info())
+			}
+		}
+		b, err := f.AppendCompact([]byte("prefix"))
+		if !errors.Is(err, ErrIncompatible) || string(b) != "prefix" || !strings.Contains(fmt.Sprint(err), "expiring") {
+			t.Errorf("G=%d AppendCompact: %q, %v", gens, b, err)
 		}
 	}
 }

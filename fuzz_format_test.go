@@ -44,6 +44,7 @@ func addFormatSeeds(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	addExpiringFormatSeeds(f)
 }
 
 // reencode is the encoding of g in the kind of data: compact, or with a

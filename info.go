@@ -90,7 +90,11 @@ func (f *Filter[T]) Info() Info {
 func (v *View[T]) Config() Config { return v.r.config(0) }
 
 // Info returns a snapshot of the view's filter; see Filter.Info.
-func (v *View[T]) Info() Info { return v.r.info(0, v.SizeBytes()) }
+func (v *View[T]) Info() Info {
+	i := v.r.info(0, v.SizeBytes())
+	i.Generation = int(v.gen)
+	return i
+}
 
 // Config is Filter.Config.
 func (f *ConcurrentFilter[T]) Config() Config {

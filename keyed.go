@@ -49,7 +49,6 @@ func DecodeKeyed[T Hashable](data []byte, key [16]byte) (*Filter[T], error) {
 	}
 	f := new(Filter[T])
 	t.data = padded(&h, t, false)
-	f.c = newCore(decodedReader[T](&h, t, &s), int(h.maxKicks))
-	f.c.rng = h.rng
+	f.c = decodedCore[T](&h, t, &s)
 	return f, nil
 }

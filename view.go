@@ -10,8 +10,8 @@ import "unsafe"
 //
 //   - queries: Contains, Count, ContainsBatch and their ...Hash forms, Hash;
 //   - introspection: Len, Capacity, Slots, LoadFactor, FingerprintBits,
-//     Layout, Seed, SizeBytes, EstimatedFalsePositiveRate, Config, Info,
-//     String.
+//     Layout, Seed, SizeBytes, EstimatedFalsePositiveRate, Generations,
+//     Config, Info, String.
 //
 // A View reads the bytes it was made from, which must not change while it
 // is in use; it works on any host (the table is little-endian) and does not
@@ -25,7 +25,8 @@ import "unsafe"
 // queries find nothing, its counts, rates and Seed are 0, and Hash hashes
 // as DefaultSeed does.
 type View[T Hashable] struct {
-	r reader
+	r   reader
+	gen uint // an expiring filter's current generation, as encoded
 }
 
 // Hash is Filter.Hash.
@@ -80,6 +81,11 @@ func (v *View[T]) SizeBytes() int { return len(v.r.t.data) }
 // EstimatedFalsePositiveRate is Filter.EstimatedFalsePositiveRate.
 func (v *View[T]) EstimatedFalsePositiveRate() float64 { return v.r.estimatedFPR() }
 
+// Generations is Filter.Generations of the encoded filter: 0 for one whose
+// keys never expire. The view answers as that filter did when it was
+// encoded; only a decoded Filter can Advance.
+func (v *View[T]) Generations() int { return int(v.r.t.gens) }
+
 // NewView returns a View that answers from data, exactly one encoding of a
 // filter whose keys hash like T's (see UnmarshalBinary). It checks what
 // UnmarshalBinary checks, with its errors, in O(len(data)) time, copying
@@ -103,5 +109,5 @@ func newView[T Hashable](data []byte, level decodeLevel, key *sipHasher) (*View[
 	if err != nil {
 		return nil, err
 	}
-	return &View[T]{r: decodedReader[T](&h, t, key)}, nil
+	return &View[T]{r: decodedReader[T](&h, t, key), gen: h.gen}, nil
 }
