@@ -69,7 +69,8 @@ type Config struct {
 	// bits must be at most 32. G = 1 keeps no generation bits: Advance
 	// empties the filter (one window at a time). 0, the default, makes keys
 	// that never expire. At most MaxGenerations. An expiring filter cannot
-	// grow (MaxCapacity), be built (Build), merged or, for now, encoded.
+	// grow (MaxCapacity), be built (Build) or merged, and has no compact
+	// encoding (AppendCompact); its other encodings carry its generations.
 	Generations int
 }
 

@@ -69,8 +69,9 @@
 // fingerprint: (f+ceil(log2 G))/f the bytes, the same false-positive rate,
 // and lookups read and test what a plain filter's do. Capacity counts the
 // live keys of all generations. G = 1 keeps no bits: Advance empties the
-// filter. Expiring filters do not grow, merge or build, and are not encoded
-// yet.
+// filter. Expiring filters do not grow, merge or build, and have no compact
+// encoding; their encoding with a header carries the generations and the
+// current one, and decodes into a filter that continues as the original.
 //
 // # Concurrency and copies
 //
@@ -118,10 +119,10 @@
 //
 // # Many small filters
 //
-// AppendCompact writes a fixed, unkeyed filter as its buckets and 4 to 9
-// bytes, for containers that record each filter's length and checksum
-// their blocks; ContainsEncoded probes any encoding in place, allocating
-// nothing. AppendCompactHashes builds the smallest filter for a block's key
+// AppendCompact writes a fixed, unkeyed filter whose keys do not expire as
+// its buckets and 4 to 9 bytes, for containers that record each filter's
+// length and checksum their blocks; ContainsEncoded probes any encoding in
+// place, allocating nothing. AppendCompactHashes builds the smallest filter for a block's key
 // hashes straight into the output buffer, as the pebblefilter and
 // leveldbfilter modules do for Pebble and goleveldb.
 package cuckoo

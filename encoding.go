@@ -511,7 +511,8 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 // keys hash like T's (see Hashable: integers alike, floats alike, strings
 // with byte slices and arrays). It copies the table, keeps no reference to
 // data, and continues exactly as the encoded filter would have: same
-// answers, Capacity, MaxKicks and displacement order. Errors wrap
+// answers, Capacity, MaxKicks, displacement order and, for an expiring
+// filter, generations and current generation. Errors wrap
 // ErrCorrupt, ErrChecksum, ErrUnsupportedVersion or ErrIncompatible, and
 // leave the filter unchanged; every size is checked against len(data)
 // before anything is allocated, and nothing panics. It works on a zero

@@ -81,8 +81,9 @@ func compactTail(s *shape, seed, count uint64) uint64 {
 // it; EncodedLen and ReadFrom cannot. It records the keys, seed and Len, not
 // Capacity, MaxKicks or the PRNG state: decoded, it has the Capacity New
 // promises for its table (see Filter.Capacity) and the default MaxKicks.
-// Only fixed, unkeyed filters of fewer than 2^32 items have one; others give
-// an error wrapping ErrIncompatible. It allocates nothing when b has room.
+// Only fixed, unkeyed filters of fewer than 2^32 items whose keys never
+// expire (no Config.Generations) have one; others give an error wrapping
+// ErrIncompatible. It allocates nothing when b has room.
 func (f *Filter[T]) AppendCompact(b []byte) ([]byte, error) {
 	r := &f.c.reader
 	switch {
