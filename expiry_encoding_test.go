@@ -556,3 +556,75 @@ func TestExpiringEncodingChecks(t *testing.T) {
 		}
 	})
 }
+
+// TestExpiringViewBatches checks, under every probe implementation, that
+// a View of an expiring encoding answers batches as the filter answers
+// single lookups, live, expired and absent keys alike.
+func TestExpiringViewBatches(t *testing.T) {
+	forEachImpl(t, func(t *testing.T) {
+		forEachLayout(t, func(t *testing.T, layout Layout) {
+			for _, c := range []struct{ bits, gens int }{{8, 2}, {13, 4}, {16, 4}, {12, 256}, {28, 16}} {
+				cfg := Config{Capacity: 500, FingerprintBits: c.bits, Layout: layout, Generations: c.gens}
+				orig := builtExpiring(t, cfg, 500, c.gens+2)
+				v, err := NewView[uint64](mustMarshal(t, orig))
+				if err != nil {
+					t.Fatal(err)
+				}
+				keys := make([]uint64, 2000) // the 500 keys, then absent ones
+				hashes := make([]uint64, len(keys))
+				for i := range keys {
+					keys[i] = intKey(i)
+					hashes[i] = orig.Hash(keys[i])
+				}
+				found, hfound := make([]bool, len(keys)), make([]bool, len(keys))
+				n, hn := v.ContainsBatch(keys, found), v.ContainsHashBatch(hashes, hfound)
+				want := 0
+				for i, k := range keys {
+					w := orig.Contains(k)
+					if w {
+						want++
+					}
+					if found[i] != w || hfound[i] != w {
+						t.Fatalf("f=%d G=%d key %d: batches say %v, %v; Contains %v", c.bits, c.gens, i, found[i], hfound[i], w)
+					}
+				}
+				if n != want || hn != want {
+					t.Fatalf("f=%d G=%d: batches found %d, %d; want %d", c.bits, c.gens, n, hn, want)
+				}
+			}
+		})
+	})
+}
+
+// TestExpiringEncodingAllocs checks that the encoders with room, the
+// view's queries and the encoded probes allocate nothing for an expiring
+// filter.
+func TestExpiringEncodingAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		f := builtExpiring(t, Config{Capacity: 300, FingerprintBits: 13, Layout: layout, Generations: 4}, 300, 5)
+		enc := mustMarshal(t, f)
+		v, err := NewView[uint64](enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 0, len(enc))
+		keys, found := []uint64{intKey(1), intKey(2), intKey(1000)}, make([]bool, 3)
+		ops := map[string]func(){
+			"AppendBinary":        func() { buf, _ = f.AppendBinary(buf[:0]) },
+			"View.Contains":       func() { v.Contains(intKey(7)) },
+			"View.Count":          func() { v.Count(intKey(7)) },
+			"View.ContainsBatch":  func() { v.ContainsBatch(keys, found) },
+			"ContainsEncoded":     func() { _, _ = ContainsEncoded(enc, intKey(7)) },
+			"ContainsHashEncoded": func() { _, _ = ContainsHashEncoded(enc, 7) },
+			"EncodedLen":          func() { _, _ = EncodedLen(enc) },
+		}
+		for name, op := range ops {
+			if a := testing.AllocsPerRun(100, op); a != 0 {
+				t.Errorf("%s: %v allocations", name, a)
+			}
+		}
+	})
+}
