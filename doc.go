@@ -122,9 +122,9 @@
 // AppendCompact writes a fixed, unkeyed filter whose keys do not expire as
 // its buckets and 4 to 9 bytes, for containers that record each filter's
 // length and checksum their blocks; ContainsEncoded probes any encoding in
-// place, allocating nothing. AppendCompactHashes builds the smallest filter for a block's key
-// hashes straight into the output buffer, as the pebblefilter and
-// leveldbfilter modules do for Pebble and goleveldb.
+// place, allocating nothing. AppendCompactHashes builds the smallest filter
+// for a block's key hashes straight into the output buffer, as the
+// pebblefilter and leveldbfilter modules do for Pebble and goleveldb.
 package cuckoo
 
 // Where things live, for those changing the package. The files of a line
