@@ -13,7 +13,8 @@ import (
 // ContainsEncoded reports whether the filter encoded in data may hold key:
 // Contains of NewViewUnverified(data), reading the table where it lies.
 // data must be exactly one encoding (with a header or compact) of an
-// unkeyed filter whose keys hash like T's. It checks the header and the
+// unkeyed filter whose keys hash like T's; an expiring filter's answers as
+// the filter did when it was encoded. It checks the header and the
 // length on every call, in constant time, but neither the checksum nor the
 // table: use it on bytes verified otherwise. Whatever the bytes, it never
 // reads outside data and never panics; for bytes it cannot read as such a
