@@ -76,8 +76,10 @@ import (
 //     forms, Merge, Reset, Advance) run one at a time;
 //   - persistence: AppendBinary, MarshalBinary, WriteTo, UnmarshalBinary,
 //     ReadFrom and the text forms, in Filter's format; Snapshot returns a
-//     Filter copy (for AppendCompact, say);
-//   - introspection: Filter's (Len, Capacity, ..., Config, Info, String),
+//     Filter copy (for AppendCompact or EncodedSize, which this type lacks);
+//   - introspection: Len, Capacity, MaxCapacity, Slots, LoadFactor,
+//     FingerprintBits, Layout, Seed, SizeBytes, EstimatedFalsePositiveRate,
+//     Generations, Config, Info, String (Format and GoString for fmt);
 //     and Clone.
 //
 // It answers as a Filter holding the same keys does; only its table's bytes

@@ -206,10 +206,11 @@ func (c *concurrent) advance() int {
 	return n
 }
 
-// Advance starts a new generation of an expiring filter; see
-// Filter.Advance. It is a write: it runs as writers do, one at a time,
-// while lookups go on, and a lookup never misses a key that is live for the
-// whole of the lookup. It allocates nothing.
+// Advance starts a new generation of an expiring filter and returns how
+// many stored keys expired, as Filter.Advance does. It is a write: it runs
+// as writers do, one at a time, while lookups go on, and a lookup never
+// misses a key that is live for the whole of the lookup. It allocates
+// nothing.
 func (f *ConcurrentFilter[T]) Advance() int { return f.c.advance() }
 
 // Generations is Config.Generations: 0 for a filter whose keys never expire.
