@@ -19,7 +19,8 @@ import (
 // the first few attempts; keys that fit in none were chosen to collide
 // (see "Security"; set Config.Key for keys an adversary may choose).
 //
-// cfg is New's Config without Capacity and MaxCapacity, which must be 0;
+// cfg is New's Config without Capacity, MaxCapacity and Generations, which
+// must be 0 (a built filter is fixed and its keys do not expire);
 // FalsePositiveRate picks the smallest width that reaches it when full.
 // Len is the number of keys stored and Capacity what New promises for a
 // table of this size (see Filter.Capacity), so Len is usually above

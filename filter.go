@@ -7,8 +7,8 @@ import (
 
 // Filter is a cuckoo filter of keys of type T: a set that answers "maybe
 // present" or "certainly absent" with two memory accesses and about f/0.95
-// bits per key. Make it with New, Build, BuildHashes or DecodeKeyed. Its
-// methods:
+// bits per key. Make it with New, Build, BuildHashes or DecodeKeyed, or
+// decode into a zero Filter. Its methods:
 //
 //   - queries: Contains, Count, ContainsBatch and their ...Hash forms, Hash;
 //   - changes: Insert, InsertUnique, InsertBatch, Delete (their ...Hash
@@ -17,16 +17,16 @@ import (
 //     ReadFrom, AppendCompact, the text forms for encoding/json;
 //   - introspection: Len, Capacity, MaxCapacity, Slots, LoadFactor,
 //     FingerprintBits, Layout, Seed, SizeBytes, EncodedSize,
-//     EstimatedFalsePositiveRate, Generations, Config, Info, String; and
-//     Clone.
+//     EstimatedFalsePositiveRate, Generations, Config, Info, String
+//     (Format and GoString for fmt); and Clone.
 //
 // Queries, introspection and the encoders may run from many goroutines at
 // once; changes and decoders need exclusive access (a ConcurrentFilter
 // needs none).
 //
 // The zero Filter answers as an empty filter that cannot take keys: its
-// queries find nothing, Delete and Reset do nothing, its counts and rates
-// and Seed are 0, Hash hashes as DefaultSeed does, and its inserts, Merge
+// queries find nothing, Delete, Reset and Advance do nothing, its counts,
+// rates, Seed and Generations are 0, Hash hashes as DefaultSeed does, and its inserts, Merge
 // and encoders return errors wrapping ErrIncompatible; UnmarshalBinary,
 // UnmarshalText and ReadFrom turn it into a decoded filter.
 //

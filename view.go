@@ -11,7 +11,7 @@ import "unsafe"
 //   - queries: Contains, Count, ContainsBatch and their ...Hash forms, Hash;
 //   - introspection: Len, Capacity, Slots, LoadFactor, FingerprintBits,
 //     Layout, Seed, SizeBytes, EstimatedFalsePositiveRate, Generations,
-//     Config, Info, String.
+//     Config, Info, String (Format and GoString for fmt).
 //
 // A View reads the bytes it was made from, which must not change while it
 // is in use; it works on any host (the table is little-endian) and does not
