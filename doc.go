@@ -23,7 +23,7 @@
 // # Guarantees
 //
 //   - No false negatives: Contains(key) is true for every key inserted and
-//     not deleted. An insert that fails (ErrFull) leaves the table exactly as
+//     neither deleted nor expired (Config.Generations). An insert that fails (ErrFull) leaves the table exactly as
 //     it was; it never drops another key's fingerprint to make room.
 //   - Exact sizing: the table has the buckets Capacity needs, not a power of
 //     two; inserting Capacity distinct keys into an empty filter succeeds
@@ -31,9 +31,11 @@
 //     its table, also one made by Build (which may hold more keys).
 //   - Duplicates fail fast: a key's two buckets hold at most 8 copies of its
 //     fingerprint; the ninth Insert returns ErrTooManyDuplicates at once.
-//   - Bounded work: an insert makes at most Config.MaxKicks displacements.
-//   - No allocation: inserts, lookups, counts, deletes, batches and Hash
-//     allocate nothing, for every key type, and neither does AppendBinary
+//   - Bounded work: an insert makes at most Config.MaxKicks displacements,
+//     and Build's work and memory are bounded by the key count, whatever
+//     the keys (ErrFull for keys that fit in none of its tables).
+//   - No allocation: inserts, lookups, counts, deletes, batches, Advance
+//     and Hash allocate nothing, for every key type, and neither does AppendBinary
 //     into a buffer with room. The one exception is the insert that doubles
 //     a growable filter (Config.MaxCapacity): it allocates the new table.
 //   - Determinism: the same Seed and the same operations give the same table.
@@ -66,19 +68,22 @@
 // G more calls; InsertUnique of a present key moves it to the current
 // generation, so a key seen once a generation never expires (a sliding
 // window). Each slot carries ceil(log2 G) generation bits beside the
-// fingerprint: (f+ceil(log2 G))/f the bytes, the same false-positive rate,
-// and lookups read and test what a plain filter's do. Capacity counts the
+// fingerprint: (f+ceil(log2 G))/f the bytes, the false-positive rate of f
+// bits at the same load, and lookups that read the same two buckets and
+// compare the fingerprint bits alone. Capacity counts the
 // live keys of all generations. G = 1 keeps no bits: Advance empties the
 // filter. Expiring filters do not grow, merge or build, and have no compact
 // encoding; their encoding with a header carries the generations and the
-// current one, and decodes into a filter that continues as the original.
+// current one, and decodes into a filter that continues as the original;
+// a View of it answers as the filter did when it was encoded.
 //
 // # Concurrency and copies
 //
 // A Filter's read-only methods may run concurrently; changes need exclusive
 // access. A filter read by many goroutines while it changes should be a
-// ConcurrentFilter, whose lookups take no lock, scale with cores and never
-// miss a key inserted before they began. Clone copies a Filter (go vet
+// ConcurrentFilter, whose lookups take no lock (unless writes to their
+// buckets keep spoiling their reads), scale with cores and never miss a key
+// inserted before they began. Clone copies a Filter (go vet
 // reports a copied Filter value, which would share the table).
 //
 // # Hashing once, probing many filters
@@ -114,7 +119,8 @@
 // ErrUnsupportedVersion or ErrIncompatible, never a panic. The format has
 // one version, 5, which later versions of the package will keep reading;
 // any other version is refused with ErrUnsupportedVersion. EncodedLen and
-// ReadFrom open filters stored back to back; MarshalText makes a struct
+// ReadFrom open filters stored back to back (ReadFrom returns io.EOF where
+// the stream ends cleanly, before an encoding); MarshalText makes a struct
 // holding a *Filter round-trip through encoding/json.
 //
 // # Many small filters
