@@ -12,8 +12,9 @@ type Config struct {
 	// Capacity is the number of items the filter must accept: inserting
 	// Capacity distinct keys into an empty filter succeeds, with MaxKicks
 	// at its default or above. The table has the buckets Capacity needs
-	// (about Capacity*FingerprintBits/7.6 bytes), never rounded up to a
-	// power of two. Required, > 0. New allocates the table at once and
+	// (about Capacity*s/7.6 bytes for s-bit slots: FingerprintBits, plus
+	// the generation bits of Generations or the doubling bits of
+	// MaxCapacity), never rounded up to a power of two. Required, > 0. New allocates the table at once and
 	// rejects a size the platform's int cannot count; running out of memory
 	// is fatal in Go, so bound Capacity by the memory you mean to spend.
 	Capacity int

@@ -71,8 +71,9 @@ func (r *reader) config(maxKicks int) Config {
 
 // Config returns the Config that makes an empty filter compatible with f:
 // New(f.Config()) hashes keys alike and has the same table, so it can be
-// Merged into f. It never includes the Key: for a keyed filter, set it
-// again. For a filter made by Build or decoded from a compact encoding,
+// Merged into f (unless keys expire: Generations is kept, and expiring
+// filters do not merge). It never includes the Key: for a keyed filter,
+// set it again. For a filter made by Build or decoded from a compact encoding,
 // Config.Capacity is its Capacity, and New makes the same table but for
 // tables New never makes (2 buckets, or with fingerprints of 10 bits or
 // fewer a few bucket counts): there only the hash and width are the same.
