@@ -92,7 +92,8 @@
 // hashed once can probe every filter of that seed (and key) through
 // ContainsHash, such as one filter per data block. Printing a *Filter,
 // *View or *ConcurrentFilter (any verb) shows its key family, width, layout,
-// count, capacity and load, never the seed or the table. (A struct value
+// count, capacity and load (and whether it is keyed, grows or expires),
+// never the seed or the table. (A struct value
 // printed with %p shows its fields, as fmt does for every struct: print the
 // pointer.)
 //
