@@ -69,11 +69,12 @@ import (
 // UnmarshalText, ReadFrom), which replace the whole filter. Make it with
 // NewConcurrent, or NewConcurrentFrom a Filter. Its methods:
 //
-//   - queries (Contains, Count, the batches, Hash) take no lock, unless
-//     writes to their buckets keep spoiling their reads, and never report a
-//     stored key absent whatever writers do meanwhile;
-//   - changes (Insert, InsertUnique, InsertBatch, Delete, their ...Hash
-//     forms, Merge, Reset, Advance) run one at a time;
+//   - queries (Contains, Count, ContainsBatch and their ...Hash forms,
+//     Hash) take no lock, unless writes to their buckets keep spoiling
+//     their reads, and never report a stored key absent whatever writers do
+//     meanwhile;
+//   - changes (Insert, InsertBatch, Delete and their ...Hash forms,
+//     InsertUnique, Merge, Reset, Advance) run one at a time;
 //   - persistence: AppendBinary, MarshalBinary, WriteTo, UnmarshalBinary,
 //     ReadFrom and the text forms, in Filter's format; Snapshot returns a
 //     Filter copy (for AppendCompact or EncodedSize, which this type lacks);

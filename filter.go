@@ -11,8 +11,8 @@ import (
 // decode into a zero Filter. Its methods:
 //
 //   - queries: Contains, Count, ContainsBatch and their ...Hash forms, Hash;
-//   - changes: Insert, InsertUnique, InsertBatch, Delete (their ...Hash
-//     forms), Merge, Reset, and Advance for keys that expire;
+//   - changes: Insert, InsertBatch, Delete and their ...Hash forms,
+//     InsertUnique, Merge, Reset, and Advance for keys that expire;
 //   - persistence: AppendBinary, MarshalBinary, WriteTo, UnmarshalBinary,
 //     ReadFrom, AppendCompact, the text forms for encoding/json;
 //   - introspection: Len, Capacity, MaxCapacity, Slots, LoadFactor,
