@@ -11,7 +11,7 @@
 //	if err != nil { ... }
 //	_ = f.Insert("alice")
 //	f.Contains("alice") // true
-//	f.Contains("bob")   // false, or true with probability about 0.1%
+//	f.Contains("bob")   // false, or true with probability at most about 0.1%
 //
 // # Keys
 //
