@@ -14,9 +14,10 @@ type Config struct {
 	// at its default or above. The table has the buckets Capacity needs
 	// (about Capacity*s/7.6 bytes for s-bit slots: FingerprintBits, plus
 	// the generation bits of Generations or the doubling bits of
-	// MaxCapacity), never rounded up to a power of two. Required, > 0. New allocates the table at once and
-	// rejects a size the platform's int cannot count; running out of memory
-	// is fatal in Go, so bound Capacity by the memory you mean to spend.
+	// MaxCapacity), never rounded up to a power of two. Required, > 0.
+	// New allocates the table at once and rejects a size the platform's
+	// int cannot count; running out of memory is fatal in Go, so bound
+	// Capacity by the memory you mean to spend.
 	Capacity int
 
 	// FalsePositiveRate is the rate wanted with Capacity items stored; it
