@@ -18,9 +18,9 @@ import (
 //
 //	cuckoo.Filter(string/[]byte/[N]byte keys, 13-bit Packed, 3 items, capacity 1000, load 0.282%)
 //
-// with "keyed" before the key family, and ", growable to M" or ", G
-// generations" after the capacity, when they apply. The zero Filter says
-// that it was made neither by New nor by decoding.
+// with, when they apply, "keyed" before the key family and "growable to
+// M" or "G generations" after the capacity. The zero Filter says that it
+// was made neither by New nor by decoding.
 func (f *Filter[T]) String() string { return f.c.describe("cuckoo.Filter", zeroFilterText) }
 
 // GoString is String with the key type, for %#v: cuckoo.Filter[string](...).
