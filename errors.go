@@ -31,8 +31,12 @@ var (
 	// package does not read.
 	ErrUnsupportedVersion = errors.New("cuckoo: unsupported format version")
 
-	// ErrIncompatible reports an encoding that is valid but does not fit the
-	// receiver, such as a filter of string keys read as a filter of uint64.
+	// ErrIncompatible reports a filter or an encoding that is valid but does
+	// not fit what was asked of it: an encoding that does not fit the
+	// receiver (a filter of string keys read as a filter of uint64, a keyed
+	// one read without its key), filters that Merge cannot combine, a filter
+	// that has no compact encoding (AppendCompact), or a zero Filter asked
+	// to insert or encode.
 	ErrIncompatible = errors.New("cuckoo: incompatible filter")
 )
 

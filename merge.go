@@ -7,8 +7,9 @@ import "fmt"
 // had been inserted into f, so filters built in parallel become one. o is
 // not changed. The filters must hash alike (Seed and Key) and have the same
 // width, Layout and bucket geometry, which the same Config gives (MaxKicks
-// aside), and neither may expire keys (Config.Generations); otherwise Merge
-// returns an error wrapping ErrIncompatible. A growable f doubles as
+// aside), and neither may expire keys (Config.Generations); otherwise, and
+// for a nil or zero o or o == f, Merge returns an error wrapping
+// ErrIncompatible. A growable f doubles as
 // needed. If the fingerprints do not all fit, Merge
 // returns an Insert's error (ErrFull, ErrTooManyDuplicates) and f is as it
 // was: Merge fills a copy of f's table, which it allocates, O(f's size).
