@@ -28,11 +28,12 @@ func Example_revocationList() {
 	// Advance 5: revoked false, 0 on the list
 }
 
-// A deduplicator that asks "seen in the last 30 minutes?": InsertUnique
+// A deduplicator that asks "seen in the last 20 minutes?": InsertUnique
 // reports a new event true and a repeat false, and a repeat moves the
 // event to the current generation, so an event seen at least once every
 // window never expires. One Advance every 10 minutes, 3 generations: an
-// event is forgotten 20 to 30 minutes after it was last seen.
+// event is forgotten 20 to 30 minutes after it was last seen, so one seen
+// in the last 20 minutes is always found.
 func Example_slidingWindowDedup() {
 	seen, err := cuckoo.New[string](cuckoo.Config{Capacity: 1_000_000, Generations: 3})
 	if err != nil {
