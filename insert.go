@@ -353,9 +353,20 @@ func (c *core) unkick(path []byte, b uint64, cur uint32) {
 }
 
 // freeOf reports which of the buckets o have an empty slot. They are all
-// read before any is tested, so that their cache misses overlap.
+// read before any is tested, so that their cache misses overlap; one-word
+// buckets with narrowWord and freeIn, which inline where bucketAt and
+// roomIn do not.
 func (t *table) freeOf(o [slotsPerBucket]uint64) (free [slotsPerBucket]bool) {
 	var lo, hi [slotsPerBucket]uint64
+	if t.f <= 16 {
+		for k := range o {
+			lo[k] = t.narrowWord(o[k])
+		}
+		for k := range free {
+			free[k] = t.freeIn(lo[k])
+		}
+		return free
+	}
 	for k := range o {
 		lo[k], hi[k] = t.bucketAt(o[k])
 	}

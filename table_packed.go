@@ -8,11 +8,9 @@ import "math/bits"
 // with the next bucket's bits above it (narrowWord), which every function
 // here ignores.
 
-// packedSlots decodes the bucket (lo, hi): its four values in slot order.
+// packedSlots decodes the bucket (lo, hi), f > 16 (decode has f <= 16):
+// its four values in slot order.
 func (s *shape) packedSlots(lo, hi uint64) [4]uint32 {
-	if s.f <= 16 {
-		return s.narrowSlots(lo)
-	}
 	var v [4]uint32
 	for k := range v {
 		v[k] = uint32(bits128(lo, hi, uint(k)*s.f)) & uint32(s.slotMax)
@@ -20,7 +18,8 @@ func (s *shape) packedSlots(lo, hi uint64) [4]uint32 {
 	return v
 }
 
-// narrowSlots is packedSlots for f <= 16, where it inlines.
+// narrowSlots decodes a packed bucket of f <= 16 (as narrowWord reads it),
+// where it inlines: its four values in slot order.
 func (s *shape) narrowSlots(b uint64) [4]uint32 {
 	f, m := s.f&31, uint32(s.slotMax) // f <= 16: the mask spares the shifts' checks
 	s0 := uint32(b) & m

@@ -189,7 +189,7 @@ func (s *shape) semiInsert(lo, hi uint64, v uint32) (uint64, uint64, bool) {
 	}
 	vs := s.semiSlots(lo, hi)
 	vs[0] = v // the smallest value, the empty slot's
-	lo, hi = s.semiEncodeSlots(vs)
+	lo, hi = s.semiPack(vs[0], vs[1], vs[2], vs[3])
 	return lo, hi, true
 }
 
@@ -206,34 +206,29 @@ func (s *shape) semiSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
 			k[h]++
 		}
 	}
-	c[0][0], c[0][1] = n.semiEncodeSlots(vs[0])
-	c[1][0], c[1][1] = n.semiEncodeSlots(vs[1])
+	c[0][0], c[0][1] = n.semiPack(vs[0][0], vs[0][1], vs[0][2], vs[0][3])
+	c[1][0], c[1][1] = n.semiPack(vs[1][0], vs[1][1], vs[1][2], vs[1][3])
 	return c
 }
 
-// semiEncodeSlots is the bucket that holds the values v, in any order.
-func (s *shape) semiEncodeSlots(v [4]uint32) (lo, hi uint64) {
-	return s.semiPack(v[0], v[1], v[2], v[3])
-}
-
-// semiPack is semiEncodeSlots of a, b, c and d, sorted by a network of five
-// comparators in registers. They are arithmetic (minMax): fingerprints come
-// in random order, and the compiler makes min and max branches where, as
-// here, the results index a table.
+// semiPack is the bucket that holds the values a, b, c and d, in any
+// order, sorted by a network of five comparators in registers. They are
+// arithmetic (minMax): fingerprints come in random order, and the compiler
+// makes min and max branches where, as here, the results index a table.
 func (s *shape) semiPack(a, b, c, d uint32) (lo, hi uint64) {
 	a, b = minMax(a, b)
 	c, d = minMax(c, d)
 	a, c = minMax(a, c)
 	b, d = minMax(b, d)
 	b, c = minMax(b, c)
-	return s.semiPackSorted(a, b, c, d)
-}
-
-// semiPackSorted is semiPack for a <= b <= c <= d.
-func (s *shape) semiPackSorted(a, b, c, d uint32) (lo, hi uint64) {
 	if s.f <= 16 {
 		return semiPackNarrow(a, b, c, d, s.w&15, s.lowMask), 0
 	}
+	return s.semiPackWide(a, b, c, d)
+}
+
+// semiPackWide is semiPack's encoding for f > 16, of a <= b <= c <= d.
+func (s *shape) semiPackWide(a, b, c, d uint32) (lo, hi uint64) {
 	w, mask := s.w&31, s.lowMask // w < 29: the mask spares the shifts' checks
 	lo = uint64(semiEncode(a>>w, b>>w, c>>w, d>>w))
 	for k, v := range [4]uint32{a, b, c, d} {
@@ -242,7 +237,7 @@ func (s *shape) semiPackSorted(a, b, c, d uint32) (lo, hi uint64) {
 	return lo, hi
 }
 
-// semiPackNarrow is semiPackSorted for f <= 16: 12 + 4w <= 60 bits, one
+// semiPackNarrow is semiPack's encoding for f <= 16, of a <= b <= c <= d: 12 + 4w <= 60 bits, one
 // word, for a table with w low bits (w < 13) of mask mask.
 func semiPackNarrow(a, b, c, d uint32, w uint, mask uint32) uint64 {
 	x := uint64(d&mask)<<w | uint64(c&mask)
