@@ -585,6 +585,13 @@ func (t *table) validBucket(i uint64) bool { return t.canonical(t.bucketAt(i)) }
 // add stores v in a free slot of bucket i and reports whether there was one.
 func (t *table) add(i uint64, v uint32) bool {
 	lo, hi := t.bucketAt(i)
+	if t.layout == Packed { // one slot changes: setSlotAt stores it alone
+		p, ok := t.packedFree(lo, hi)
+		if ok {
+			t.setSlotAt(i*uint64(t.bbits)+p, v)
+		}
+		return ok
+	}
 	lo, hi, ok := t.insertInto(lo, hi, v)
 	if ok {
 		t.setBucket(i, lo, hi)
