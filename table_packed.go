@@ -60,18 +60,26 @@ func (s *shape) packedMatch(lo, hi uint64, v uint32) (mlo, mhi uint64) {
 }
 
 // packedSplit is split for the packed layout: each child takes its values
-// in the parent's slot order, from its slot 0 on.
+// in the parent's slot order, from its slot 0 on. The children are in
+// scalars, which stay in registers (in arrays indexed by the top bit, a
+// growable insert took 3 instructions more, f = 13, bench/icount grow).
 func (s *shape) packedSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
-	top := s.f - 1
-	var next [2]uint // where each child's next value goes, in bits
+	top, low := s.f-1, uint64(1)<<(s.f-1)-1
+	var lo0, hi0, lo1, hi1 uint64
+	var next0, next1 uint // where each child's next value goes, in bits
 	for k := range uint(slotsPerBucket) {
-		if v := uint32(bits128(lo, hi, k*s.f)) & uint32(s.slotMax); v != 0 {
-			h := v >> top
-			c[h][0], c[h][1] = or128(c[h][0], c[h][1], uint64(v&(1<<top-1)), next[h])
-			next[h] += n.f
+		v := bits128(lo, hi, k*s.f) & s.slotMax
+		switch {
+		case v == 0:
+		case v>>top == 0:
+			lo0, hi0 = or128(lo0, hi0, v, next0)
+			next0 += n.f
+		default:
+			lo1, hi1 = or128(lo1, hi1, v&low, next1)
+			next1 += n.f
 		}
 	}
-	return c
+	return [2][2]uint64{{lo0, hi0}, {lo1, hi1}}
 }
 
 // packedInsert is the bucket with v in its lowest empty slot, if it has
