@@ -288,8 +288,16 @@ func (s *ctable) add(b uint64, v uint32) bool {
 	return s.addTo(b, lo, hi, v)
 }
 
-// addTo is add for bucket b already read as (lo, hi).
+// addTo is add for bucket b already read as (lo, hi). A packed insert
+// fills its one slot, which needs no write session.
 func (s *ctable) addTo(b, lo, hi uint64, v uint32) bool {
+	if s.t.layout == Packed {
+		p, ok := s.t.packedFree(lo, hi)
+		if ok {
+			s.fill(b*uint64(s.t.bbits)+p, v)
+		}
+		return ok
+	}
 	lo, hi, ok := s.t.insertInto(lo, hi, v)
 	if ok {
 		s.setBucket(b, lo, hi, true)
