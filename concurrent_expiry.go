@@ -87,9 +87,15 @@ func (c *concurrent) insertExpiring(s *ctable, h uint64) error {
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
 	v := t.expiringValue(fp, uint(c.gen.Load()))
-	// insertAt's first half: both buckets read before either is tested.
-	lo1, hi1 := t.bucketAt(i1)
-	lo2, hi2 := t.bucketAt(i2)
+	// insertAt's first half: both buckets read before either is tested,
+	// one-word buckets by narrowWord, which inlines where bucketAt does not.
+	var lo1, hi1, lo2, hi2 uint64
+	if t.f <= 16 {
+		lo1, lo2 = t.narrowWord(i1), t.narrowWord(i2)
+	} else {
+		lo1, hi1 = t.bucketAt(i1)
+		lo2, hi2 = t.bucketAt(i2)
+	}
 	if s.addTo(i1, lo1, hi1, v) || s.addTo(i2, lo2, hi2, v) {
 		c.count++
 		return nil
