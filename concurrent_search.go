@@ -43,7 +43,7 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 	// The narrow packed tables' buckets are decoded and tested written out:
 	// through the codec, which does not inline, a concurrent insert took
 	// 55 instructions more (f = 13, bench/icount: 496 against 441).
-	packed := t.class.packedNarrow() || t.class == classGrownNarrow || t.class == classExpNarrow
+	packed := t.class.packedWords()
 	for head := 0; head < len(q); head++ {
 		n := q[head]
 		if onPath(q, int(n.parent), uint64(n.b)) {
@@ -135,9 +135,14 @@ func (s *ctable) apply(q []pathNode, end int) {
 	if !s.add(uint64(n.b), n.v) {
 		panic("cuckoo: the free end of a displacement path is full")
 	}
+	narrow := s.t.class.packedWords()
 	for n.parent >= 0 {
 		p := q[n.parent]
-		s.replace(uint64(p.b), s.t.bucketSlots(uint64(p.b)), uint(n.slot), p.v)
+		if narrow { // no decoding: a path's buckets are full
+			s.replaceNarrow(uint64(p.b), uint(n.slot), p.v, false)
+		} else {
+			s.replace(uint64(p.b), s.t.bucketSlots(uint64(p.b)), uint(n.slot), p.v)
+		}
 		n = p
 	}
 }

@@ -185,6 +185,13 @@ func (c probeClass) byWords() bool { return c-classNarrow <= classSemi-classNarr
 // class: oneWord, or a growable packed table of slots of <= 16 bits.
 func (c probeClass) wordBuckets() bool { return c <= classGrownNarrow }
 
+// packedWords reports whether the class is that of a packed table with
+// slots of at most 16 bits, fixed, growable or expiring: one load of
+// narrowWord holds a bucket, its slots at multiples of f.
+func (c probeClass) packedWords() bool {
+	return c.packedNarrow() || c == classGrownNarrow || c == classExpNarrow
+}
+
 func classify(layout Layout, f uint) probeClass {
 	if layout == SemiSorted {
 		if f == 4 || f > 16 {
