@@ -96,7 +96,20 @@ func (c *concurrent) insertExpiring(s *ctable, h uint64) error {
 		lo1, hi1 = t.bucketAt(i1)
 		lo2, hi2 = t.bucketAt(i2)
 	}
-	if s.addTo(i1, lo1, hi1, v) || s.addTo(i2, lo2, hi2, v) {
+	if t.class == classExpNarrow {
+		// insertLocked's packed fast path, written out: through addTo, an
+		// insert took 28 instructions more (f = 13, bench/icount conc gen).
+		z1, z2 := t.freeMarks(lo1), t.freeMarks(lo2)
+		i, z := i1, z1
+		if z1 == 0 {
+			i, z = i2, z2
+		}
+		if z != 0 { // an empty slot: no write session needed (fill)
+			s.fill(i*uint64(t.bbits)+t.firstSlot(z, 0), v)
+			c.count++
+			return nil
+		}
+	} else if s.addTo(i1, lo1, hi1, v) || s.addTo(i2, lo2, hi2, v) {
 		c.count++
 		return nil
 	}
