@@ -569,8 +569,8 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 
 // insertLocked is Filter's insert (insert.go) on the current table. The
 // common case, a fixed one-word-bucket table with a free slot in a key's
-// bucket, is written out for both buckets (through ctable.addTo, 515
-// instructions an insert instead of 355, f = 13, bench/icount); both full,
+// bucket, is written out for both buckets (through ctable.addTo, 376
+// instructions an insert instead of 342, f = 13, bench/icount); both full,
 // moveNear tries one step before the search; other tables take insertSlow.
 func (c *concurrent) insertLocked(h uint64) error {
 	s := c.cur.Load()
