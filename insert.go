@@ -196,7 +196,7 @@ func (c *core) kickWalk(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32)
 // kickNarrow is kick for a fixed packed table with f <= 16 (one word a
 // bucket): the same steps, each reading its bucket once and reusing the
 // look-ahead's reads of the other buckets (never b: alt(b, fp) != b).
-// Through kickWalk, an insert took 427 instructions instead of 256 (f = 13,
+// Through kickWalk, an insert took 372 instructions instead of 257 (f = 13,
 // bench/icount).
 func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 	// What a step needs, in locals: the compiler reloads fields after each
@@ -238,7 +238,7 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 // kickGrownNarrow is kickNarrow for a growable packed table with slots of
 // at most 16 bits, values moving as other gives them, layer bits and all.
 // The look-aheads are written out with the fields in locals: a loop through
-// t took 30 instructions more an insert, and kickWalk 629 instead of 523
+// t took 30 instructions more an insert, and kickWalk 612 instead of 505
 // (f = 13, growing from 1/1024, bench/icount).
 func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	t := &c.t
@@ -282,8 +282,8 @@ func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 
 // kickGrownWide is kickGrownNarrow for packed slots of 17 to 32 bits, whose
 // buckets of up to 128 bits take two loads (bucket128): the walk of a
 // growable filter's first stages. Through kickWalk, filling a growable
-// filter (f = 13, from 1/1024 of its capacity) took 51 instructions more an
-// insert (bench/icount: 590 against 539).
+// filter (f = 13, from 1/1024 of its capacity) took 40 instructions more an
+// insert (bench/icount: 545 against 505).
 func (c *core) kickGrownWide(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	t := &c.t
 	g, f, mask := t.stage(), t.f, uint32(t.slotMax) // f up to 32: bits128 takes any position
@@ -396,7 +396,7 @@ func step(path []byte, k int) uint { return uint(path[k/4]>>(uint(k%4)*2)) & 3 }
 
 // kickSemi is kickNarrow for a fixed semi-sorted table with f <= 16; a slot
 // number is a rank in the bucket's sorted order. Through kickWalk, an
-// insert took 593 instructions instead of 385 (f = 13, bench/icount).
+// insert took 492 instructions instead of 382 (f = 13, bench/icount).
 func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
 	t := &c.t
 	m := t.m0
