@@ -599,7 +599,7 @@ func (t *table) add(i uint64, v uint32) bool {
 		}
 		return ok
 	}
-	lo, hi, ok := t.insertInto(lo, hi, v)
+	lo, hi, ok := t.semiInsert(lo, hi, v) // insertInto, the layout known
 	if ok {
 		t.setBucket(i, lo, hi)
 	}
