@@ -196,14 +196,13 @@ func (s *shape) semiInsert(lo, hi uint64, v uint32) (uint64, uint64, bool) {
 // semiSplit is split for the semi-sorted layout: the bucket is decoded
 // once, its values split, and each child encoded once.
 func (s *shape) semiSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
-	top := s.f - 1
-	var vs [2][slotsPerBucket]uint32
-	var k [2]int
-	for _, v := range s.semiSlots(lo, hi) {
-		if v != 0 {
-			h := v >> top
-			vs[h][k[h]] = v & (1<<top - 1)
-			k[h]++
+	half := uint32(1) << (s.f - 1)
+	var vs [2][slotsPerBucket]uint32 // the children's values, 0 where a slot went to the other
+	for j, v := range s.decode(lo, hi) {
+		if v < half {
+			vs[0][j] = v
+		} else {
+			vs[1][j] = v - half
 		}
 	}
 	c[0][0], c[0][1] = n.semiPack(vs[0][0], vs[0][1], vs[0][2], vs[0][3])
