@@ -599,7 +599,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 		if !free1 {
 			i, b = i2, b2
 		}
-		s.setBucket(i, t.semiWith(b, fp), 0, true)
+		s.setNarrow(i, t.semiWith(b, fp), true)
 		c.count++
 		return nil
 	}
