@@ -185,9 +185,15 @@ func (m *expiringModel) check(t *testing.T, probe []uint64) {
 // exact model: no live key is ever absent, Len is exact, expired keys are
 // found only where another live key shares their fingerprint and buckets.
 func TestExpiringModel(t *testing.T) {
-	steps := 20000
-	if testing.Short() {
-		steps = 4000
+	// Each run of a few thousand steps fills its 300-key filter, advances
+	// through every generation many times and meets every operation on
+	// full, expired and refreshed slots; CI's long run makes longer ones.
+	steps := 6000
+	switch {
+	case longTests():
+		steps = 20000
+	case testing.Short():
+		steps = 2500
 	}
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for _, c := range expiringConfigs {
