@@ -415,7 +415,7 @@ func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
 	case s.t.class == classExpNarrow:
 		return c.lookupExpNarrow(s, h)
 	case s.t.genBits != 0:
-		return c.countExpiring(s, h) > 0
+		return c.countHash(h) > 0
 	}
 	return c.lookupAt(s, h)
 }
@@ -469,9 +469,6 @@ func (c *concurrent) countHash(h uint64) int {
 	s := c.cur.Load()
 	if s == nil {
 		return 0
-	}
-	if s.t.genBits != 0 {
-		return c.countExpiring(s, h)
 	}
 	b1, v1, b2, v2 := s.t.place(h)
 	for range maxOptimistic {

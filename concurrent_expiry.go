@@ -27,21 +27,10 @@ func (t *table) expiringMatchesOf(lo, hi uint64, fp uint32) int {
 	return n
 }
 
-// expiringCount reads bucket b atomically and returns expiringMatchesOf it.
-func (s *ctable) expiringCount(b uint64, fp uint32) int {
-	var lo, hi uint64
-	if s.t.f <= 16 {
-		lo = s.narrow(b)
-	} else {
-		lo, hi = s.wide(b)
-	}
-	return s.t.expiringMatchesOf(lo, hi, fp)
-}
-
 // lookupExpNarrow is lookup for an expiring packed table of slots of at
 // most 16 bits (classExpNarrow): Filter's probe of the class (lookup.go) on
 // one narrow load a bucket, validated as lookup validates; other expiring
-// tables count (countExpiring).
+// tables count (countHash).
 func (c *concurrent) lookupExpNarrow(s *ctable, h uint64) bool {
 	t := &s.t
 	fp, i1 := t.locate(h)
@@ -57,25 +46,7 @@ func (c *concurrent) lookupExpNarrow(s *ctable, h uint64) bool {
 	if (q1|q2)&1 == 0 && sq1.Load() == q1 && sq2.Load() == q2 {
 		return false
 	}
-	return c.countExpiring(s, h) > 0 // a write session overlapped: read again
-}
-
-// countExpiring is Count for an expiring table, validated like an absent
-// answer whatever it counts (countHash); lookupExpiring's test too.
-func (c *concurrent) countExpiring(s *ctable, h uint64) int {
-	fp, i1 := s.t.locate(h)
-	i2 := s.t.alt(i1, fp)
-	for range maxOptimistic {
-		q1, q2 := s.version(i1), s.version(i2)
-		n := s.expiringCount(i1, fp) + s.expiringCount(i2, fp)
-		if (q1|q2)&1 == 0 && s.version(i1) == q1 && s.version(i2) == q2 {
-			return n
-		}
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s = c.cur.Load() // Reset may have replaced it, with one of the same shape
-	return s.expiringCount(i1, fp) + s.expiringCount(i2, fp)
+	return c.countHash(h) > 0 // a write session overlapped: read again
 }
 
 // insertExpiring is insertLocked for an expiring table: the fingerprint
@@ -113,7 +84,7 @@ func (c *concurrent) insertExpiring(s *ctable, h uint64) error {
 		c.count++
 		return nil
 	}
-	if bits.OnesCount64(t.expiringHolds(i1, fp))+bits.OnesCount64(t.expiringHolds(i2, fp)) == 2*slotsPerBucket {
+	if t.countMatches(i1, fp, i2, fp) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates // eight copies of any generations
 	}
 	return c.displace(s, i1, v, i2, v)

@@ -142,21 +142,29 @@ func (s *ctable) holds(b uint64, v uint32) uint64 {
 	return mlo | mhi
 }
 
-// count is the number of slots of bucket b that hold v, read atomically.
+// count is the number of slots of bucket b that hold v, read atomically:
+// in an expiring table, whose fingerprint bits are v, of any generation.
 func (s *ctable) count(b uint64, v uint32) int {
+	if s.t.genBits != 0 {
+		lo, hi := s.read(b)
+		return s.t.expiringMatchesOf(lo, hi, v)
+	}
 	mlo, mhi := s.bucketMatches(b, v)
 	return bits.OnesCount64(mlo) + bits.OnesCount64(mhi)
 }
 
 // bucketMatches reads bucket b atomically and returns the codec's match of it for v.
 func (s *ctable) bucketMatches(b uint64, v uint32) (mlo, mhi uint64) {
-	var lo, hi uint64
-	if s.t.f <= 16 {
-		lo = s.narrow(b)
-	} else {
-		lo, hi = s.wide(b)
-	}
+	lo, hi := s.read(b)
 	return s.t.match(lo, hi, v)
+}
+
+// read is bucket b as a codec value, read atomically.
+func (s *ctable) read(b uint64) (lo, hi uint64) {
+	if s.t.f <= 16 {
+		return s.narrow(b), 0
+	}
+	return s.wide(b)
 }
 
 // The writer's side: the table's plain reads, and stores inside write

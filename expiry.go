@@ -1,7 +1,5 @@
 package cuckoo
 
-import "math/bits"
-
 // The operations of an expiring Filter (Config.Generations) that differ from
 // a plain one's: an insert stores the current generation with the
 // fingerprint, InsertUnique refreshes a present key's generation, Delete
@@ -36,7 +34,7 @@ func (c *core) insertExpiring(h uint64) error {
 		return nil
 	}
 	// Eight copies of fp, of any generations: no displacement can help.
-	if bits.OnesCount64(t.expiringHolds(i1, fp))+bits.OnesCount64(t.expiringHolds(i2, fp)) == 2*slotsPerBucket {
+	if t.countMatches(i1, fp, i2, fp) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates
 	}
 	// A packed table of narrow slots takes kickNarrow, whose steps take

@@ -201,9 +201,6 @@ func (c *reader) countHash(h uint64) int {
 	if c.t.data == nil {
 		return 0
 	}
-	if c.t.genBits != 0 {
-		return c.t.expiringCount(h)
-	}
 	return c.t.countMatches(c.t.place(h))
 }
 

@@ -129,13 +129,6 @@ func (t *table) expiringLows(b, bp, bl uint64) uint64 {
 	return (b>>semiCodeBits^bl)&t.semiFp | t.unspread[(z>>3)*0x249>>9&0xf]
 }
 
-// expiringCount is Count for the key of hash h in an expiring table.
-func (t *table) expiringCount(h uint64) int {
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	return bits.OnesCount64(t.expiringHolds(i1, fp)) + bits.OnesCount64(t.expiringHolds(i2, fp))
-}
-
 // age is how many generations ago the slot value v was stored, the current
 // generation being gen.
 func (t *table) age(v uint32, gen uint) uint {

@@ -670,8 +670,12 @@ func (t *table) holds(i uint64, v uint32) uint64 {
 	return mlo | mhi
 }
 
-// bucketMatches is the number of slots of bucket i that hold v.
+// bucketMatches is the number of slots of bucket i that hold v: in an
+// expiring table, whose fingerprint bits are v, of any generation.
 func (t *table) bucketMatches(i uint64, v uint32) int {
+	if t.genBits != 0 {
+		return bits.OnesCount64(t.expiringHolds(i, v))
+	}
 	lo, hi := t.bucketAt(i)
 	mlo, mhi := t.match(lo, hi, v)
 	return bits.OnesCount64(mlo) + bits.OnesCount64(mhi)
