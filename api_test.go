@@ -18,11 +18,17 @@ import (
 	"testing"
 )
 
-var updateAPI = flag.Bool("update-api", false, "rewrite "+apiFile+" with the package's exported API")
+var updateAPI = flag.Bool("update-api", false, "rewrite the files of apiPackages with the packages' exported API")
 
-// apiFile lists the package's exported API, one declaration a line, as
-// exportedAPI writes it.
-const apiFile = "testdata/api.txt"
+// apiPackages are the packages whose exported API TestAPI holds, each to a
+// file listing it one declaration a line, as exportedAPI writes it: this
+// package and the engine integrations beside it (their own modules, read
+// here as files).
+var apiPackages = []struct{ name, dir, file string }{
+	{"cuckoo", ".", "testdata/api.txt"},
+	{"pebblefilter", "pebblefilter", "testdata/api-pebblefilter.txt"},
+	{"leveldbfilter", "leveldbfilter", "testdata/api-leveldbfilter.txt"},
+}
 
 // apiContexts are the builds whose exported API must be the same: the
 // architectures with and without assembly, the pure Go build, the race
@@ -39,19 +45,25 @@ var apiContexts = []struct{ goos, goarch, tags string }{
 	{"windows", "amd64", ""},
 }
 
-// TestAPI compares the package's exported API (every exported constant,
+// TestAPI compares each package's exported API (every exported constant,
 // variable, type with its exported fields, function and method, with their
-// signatures) with the list in testdata/api.txt, so that no exported name
-// appears, disappears or changes by accident. The list is that of the
-// default build of the running platform, and it must be the same under
-// every build of apiContexts.
+// signatures) with its list in testdata, so that no exported name appears,
+// disappears or changes by accident. The list is that of the default build
+// of the running platform, and it must be the same under every build of
+// apiContexts.
 func TestAPI(t *testing.T) {
-	got, err := exportedAPI(runtime.GOOS, runtime.GOARCH, "")
+	for _, p := range apiPackages {
+		t.Run(p.name, func(t *testing.T) { testAPI(t, p.name, p.dir, p.file) })
+	}
+}
+
+func testAPI(t *testing.T, name, dir, apiFile string) {
+	got, err := exportedAPI(dir, runtime.GOOS, runtime.GOARCH, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range apiContexts {
-		other, err := exportedAPI(c.goos, c.goarch, c.tags)
+		other, err := exportedAPI(dir, c.goos, c.goarch, c.tags)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +73,7 @@ func TestAPI(t *testing.T) {
 		}
 	}
 
-	text := "# The exported API of package cuckoo, one declaration a line (TestAPI).\n" +
+	text := "# The exported API of package " + name + ", one declaration a line (TestAPI).\n" +
 		"# To change it on purpose: go test -run TestAPI -update-api\n" +
 		strings.Join(got, "\n") + "\n"
 	if *updateAPI {
@@ -86,10 +98,10 @@ func TestAPI(t *testing.T) {
 	}
 }
 
-// exportedAPI returns the sorted lines of the exported API of the package's
-// non-test files that the build for goos, goarch and the comma-separated
-// tags compiles.
-func exportedAPI(goos, goarch, tags string) ([]string, error) {
+// exportedAPI returns the sorted lines of the exported API of the non-test
+// files of the package in dir that the build for goos, goarch and the
+// comma-separated tags compiles.
+func exportedAPI(dir, goos, goarch, tags string) ([]string, error) {
 	ctx := build.Default
 	ctx.GOOS, ctx.GOARCH, ctx.Compiler = goos, goarch, "gc"
 	ctx.CgoEnabled = false
@@ -97,7 +109,7 @@ func exportedAPI(goos, goarch, tags string) ([]string, error) {
 	if tags != "" {
 		ctx.BuildTags = strings.Split(tags, ",")
 	}
-	names, err := filepath.Glob("*.go")
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +119,7 @@ func exportedAPI(goos, goarch, tags string) ([]string, error) {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		if ok, err := ctx.MatchFile(".", name); err != nil {
+		if ok, err := ctx.MatchFile(dir, filepath.Base(name)); err != nil {
 			return nil, err
 		} else if !ok {
 			continue
