@@ -37,15 +37,9 @@ func (c *core) insertExpiring(h uint64) error {
 	if t.countMatches(i1, fp, i2, fp) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates
 	}
-	// A packed table of narrow slots takes kickNarrow, whose steps take
-	// the fingerprint of a slot (fpMask), the others the general walk,
-	// whose steps take it with other.
-	kicked := false
-	if t.class == classExpNarrow {
-		kicked = c.kick(i1, v, i2, v)
-	} else {
-		kicked = c.kickAny(i1, v, i2, v)
-	}
+	// kick: a packed table of narrow slots takes kickNarrow, the others the
+	// general walk; the steps of both take a slot's fingerprint bits.
+	kicked := c.kick(i1, v, i2, v)
 	if !kicked {
 		return ErrFull
 	}
@@ -106,16 +100,4 @@ func (c *core) advance() int {
 	n := t.expire(c.gen)
 	c.count -= n
 	return n
-}
-
-// kickAny is kick by the general walk (kickWalk), for the expiring tables
-// whose own walks (kickSemi; kickWalk is the walk of wide slots anyway) would take a whole
-// slot for a fingerprint.
-func (c *core) kickAny(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
-	var stack [kickStackSteps / 4]byte
-	path := stack[:]
-	if c.maxKicks > kickStackSteps {
-		path = c.kickBuf
-	}
-	return c.kickWalk(path, i1, v1, i2, v2)
 }
