@@ -93,18 +93,6 @@ func (t *table) expiringValue(fp uint32, gen uint) uint32 {
 	return uint32(gen)<<(t.fbits&31) | fp
 }
 
-// expiringHolds marks, one bit a slot, the slots of bucket i whose
-// fingerprint is fp, whatever their generation.
-func (t *table) expiringHolds(i uint64, fp uint32) uint64 {
-	var m uint64
-	for k, v := range t.bucketSlots(i) {
-		if v&uint32(t.fpMask) == fp { // fp != 0: never an empty slot
-			m |= 1 << k
-		}
-	}
-	return m
-}
-
 // expiringHas reports whether bucket i1 or i2 holds fingerprint fp, of any
 // generation: lookup's probe of classExpiring. A semi-sorted bucket of at
 // most 64 bits is decoded in registers and its four fingerprints compared

@@ -670,6 +670,18 @@ func (t *table) holds(i uint64, v uint32) uint64 {
 	return mlo | mhi
 }
 
+// expiringHolds marks, one bit a slot, the slots of bucket i whose
+// fingerprint is fp, whatever their generation.
+func (t *table) expiringHolds(i uint64, fp uint32) uint64 {
+	var m uint64
+	for k, v := range t.bucketSlots(i) {
+		if v&uint32(t.fpMask) == fp { // fp != 0: never an empty slot
+			m |= 1 << k
+		}
+	}
+	return m
+}
+
 // bucketMatches is the number of slots of bucket i that hold v: in an
 // expiring table, whose fingerprint bits are v, of any generation.
 func (t *table) bucketMatches(i uint64, v uint32) int {
