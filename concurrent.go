@@ -362,7 +362,7 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	}
 	s := c.cur.Load()
 	t := &s.t
-	if !t.class.oneWord() { // f > 16, semi-sorted f = 4, growable
+	if !t.class.wordProbe() { // f > 16, semi-sorted f = 4, growable, G > 16
 		return c.lookupOther(s, h)
 	}
 	fp, i1 := t.locate(h)
@@ -391,10 +391,18 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	case classNarrow:
 		pat := uint64(fp) * t.lanes.onesLo
 		hit = t.lanes.anyZero(loadNarrow(w, i1*uint64(t.bbits))^pat, loadNarrow(w, i2*uint64(t.bbits))^pat)
-	default: // classSemi
-		bp := uint64(fp>>t.w) * 0x1111
+	case classSemi:
+		bp := uint64(fp>>(t.w&31)) * 0x1111 // the mask spares a check of the shift
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		hit = t.semiLanes.anyZero(t.semiLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
+	case classExpNarrow: // Filter's probes of the expiring classes (lookup.go)
+		ones := t.lanes.onesLo
+		x1, x2 := loadNarrow(w, i1*uint64(t.bbits))^uint64(fp)*ones, loadNarrow(w, i2*uint64(t.bbits))^uint64(fp)*ones
+		hit = ((x1-ones)&^x1|(x2-ones)&^x2)&t.fpTops != 0
+	default: // classExpSemi
+		bp := uint64(fp>>(t.w&31)) * 0x1111
+		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
+		hit = t.semiLanes.anyZero(t.expiringLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.expiringLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
 	}
 	if hit {
 		return true
@@ -409,13 +417,8 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 // hold. Apart, so that lookup tests the class once: a second test there
 // made the fixed classes' lookup an instruction dearer (bench/icount).
 func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
-	switch {
-	case s.t.class == classGrownNarrow:
+	if s.t.class == classGrownNarrow {
 		return c.lookupGrownNarrow(s, h)
-	case s.t.class == classExpNarrow:
-		return c.lookupExpNarrow(s, h)
-	case s.t.genBits != 0:
-		return c.countHash(h) > 0
 	}
 	return c.lookupAt(s, h)
 }
@@ -447,6 +450,9 @@ func (c *concurrent) lookupGrownNarrow(s *ctable, h uint64) bool {
 // maxOptimistic of them a read under the mutex. It locates the buckets
 // itself, so that lookup keeps no more than h for it.
 func (c *concurrent) lookupAt(s *ctable, h uint64) bool {
+	if s.t.genBits != 0 { // fingerprint bits compared, of any generation
+		return c.countHash(h) > 0
+	}
 	b1, v1, b2, v2 := s.t.place(h)
 	for range maxOptimistic {
 		q1, q2 := s.version(b1), s.version(b2)

@@ -1,9 +1,6 @@
 package cuckoo
 
-import (
-	"math/bits"
-	"unsafe"
-)
+import "math/bits"
 
 // A ConcurrentFilter's expiring tables (expiry.go): lookups test the
 // fingerprint bits of validated reads, writers store whole slot values
@@ -25,28 +22,6 @@ func (t *table) expiringMatchesOf(lo, hi uint64, fp uint32) int {
 		}
 	}
 	return n
-}
-
-// lookupExpNarrow is lookup for an expiring packed table of slots of at
-// most 16 bits (classExpNarrow): Filter's probe of the class (lookup.go) on
-// one narrow load a bucket, validated as lookup validates; other expiring
-// tables count (countHash).
-func (c *concurrent) lookupExpNarrow(s *ctable, h uint64) bool {
-	t := &s.t
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	sq1, sq2 := s.stripe(i1), s.stripe(i2)
-	q1, q2 := sq1.Load(), sq2.Load()
-	w, ones := unsafe.Pointer(unsafe.SliceData(s.words)), t.lanes.onesLo
-	x1 := loadNarrow(w, i1*uint64(t.bbits)) ^ uint64(fp)*ones
-	x2 := loadNarrow(w, i2*uint64(t.bbits)) ^ uint64(fp)*ones
-	if ((x1-ones)&^x1|(x2-ones)&^x2)&t.fpTops != 0 {
-		return true
-	}
-	if (q1|q2)&1 == 0 && sq1.Load() == q1 && sq2.Load() == q2 {
-		return false
-	}
-	return c.countHash(h) > 0 // a write session overlapped: read again
 }
 
 // insertExpiring is insertLocked for an expiring table: the fingerprint

@@ -24,7 +24,7 @@ func (c *core) insertExpiring(h uint64) error {
 			c.count++
 			return nil
 		}
-	} else if t.f <= 16 && t.layout == SemiSorted {
+	} else if t.codec == classSemi {
 		if t.semiAdd2(i1, i2, v) { // core.insert's semi-sorted fast path
 			c.count++
 			return nil

@@ -72,16 +72,18 @@ func expiringShape(m uint64, fbits uint, layout Layout, gens uint) table {
 	t.fbits, t.fpRange, t.fpMask = fbits, 1<<fbits-1, 1<<fbits-1
 	t.gens, t.genBits = gens, gb
 	if gb > 0 {
-		t.class = classExpiring
-		if layout == Packed && t.f <= 16 {
+		// The class follows from the fixed class of the slot width (codec).
+		switch {
+		case t.codec.packedNarrow():
 			t.class = classExpNarrow
 			t.fpTops = t.lanes.onesLo << (fbits - 1)
-		}
-		if layout == SemiSorted && t.f <= 16 {
-			// A slot's low w bits are its low part, the 4 above them its
-			// prefix; the fingerprint's bits are the slot's low fbits.
-			t.semiFp = t.semiLanes.onesLo * (1<<min(t.w, fbits) - 1)
-			t.semiFpP = 0x1111 * (1<<(4-min(gb, 4)) - 1)
+		case t.codec == classSemi && gb <= 4:
+			// A slot's low w bits are its low part, all fingerprint bits,
+			// and its generation bits the top gb of its 4-bit prefix.
+			t.class = classExpSemi
+			t.semiFpP = 0x1111 * (1<<(4-gb) - 1)
+		default:
+			t.class = classExpiring
 		}
 	}
 	return t
@@ -94,27 +96,17 @@ func (t *table) expiringValue(fp uint32, gen uint) uint32 {
 }
 
 // expiringHas reports whether bucket i1 or i2 holds fingerprint fp, of any
-// generation: lookup's probe of classExpiring. A semi-sorted bucket of at
-// most 64 bits is decoded in registers and its four fingerprints compared
-// at once (the smallest difference is 0 if one matches).
+// generation: lookup's probe of classExpiring.
 func (t *table) expiringHas(i1, i2 uint64, fp uint32) bool {
-	if t.f > 16 || t.layout != SemiSorted {
-		return t.expiringHolds(i1, fp)|t.expiringHolds(i2, fp) != 0
-	}
-	// classSemi's probe (lookup.go) with the generation bits masked off the
-	// decoded prefixes and the low parts.
-	bp := uint64(fp>>(t.w&31)) * 0x1111
-	bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
-	return t.semiLanes.anyZero(t.expiringLows(t.narrowWord(i1), bp, bl), t.expiringLows(t.narrowWord(i2), bp, bl))
+	return t.expiringHolds(i1, fp)|t.expiringHolds(i2, fp) != 0
 }
 
-// expiringLows is semiLows for an expiring semi-sorted table: the low parts
-// of bucket b xored with bl and masked to their fingerprint bits, with the
-// top bit of every lane set whose prefix's fingerprint bits differ from bp's.
+// expiringLows is semiLows for a table of classExpSemi: the prefixes'
+// generation bits are masked off before they are compared with bp's.
 func (t *table) expiringLows(b, bp, bl uint64) uint64 {
 	x := (uint64(semiDecode[b&(1<<semiCodeBits-1)]) ^ bp) & t.semiFpP
 	z := ^((x&0x7777 + 0x7777) | x) & 0x8888 // semiPrefixMatch's
-	return (b>>semiCodeBits^bl)&t.semiFp | t.unspread[(z>>3)*0x249>>9&0xf]
+	return b>>semiCodeBits ^ bl | t.unspread[(z>>3)*0x249>>9&0xf]
 }
 
 // age is how many generations ago the slot value v was stored, the current

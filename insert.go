@@ -66,7 +66,7 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 		}
 		return c.insertFull(i1, fp, i2, fp)
 	}
-	if t.class >= classExpNarrow {
+	if t.genBits != 0 {
 		return c.insertExpiring(h)
 	}
 	return c.insertSlow(h)

@@ -66,6 +66,10 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 		ones := t.lanes.onesLo
 		x1, x2 := t.narrowWord(i1)^uint64(fp)*ones, t.narrowWord(i2)^uint64(fp)*ones
 		return ((x1-ones)&^x1|(x2-ones)&^x2)&t.fpTops != 0
+	case classExpSemi: // classSemi's, the prefixes' generation bits masked off
+		bp := uint64(fp>>(t.w&31)) * 0x1111
+		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
+		return t.semiLanes.anyZero(t.expiringLows(t.narrowWord(i1), bp, bl), t.expiringLows(t.narrowWord(i2), bp, bl))
 	case classExpiring:
 		return t.expiringHas(i1, i2, fp)
 	}

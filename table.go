@@ -120,9 +120,8 @@ type table struct {
 	// table whose keys never expire.
 	genBits uint
 	gens    uint   // Config.Generations
-	fpTops  uint64 // the top fingerprint bit of each of four lanes, for slots of <= 16 bits
-	semiFp  uint64 // semi-sorted: the fingerprint bits of the four low parts
-	semiFpP uint64 // and of the four prefixes, as semiDecode gives them
+	fpTops  uint64 // classExpNarrow: the top fingerprint bit of each of four lanes
+	semiFpP uint64 // classExpSemi: the fingerprint bits of the four prefixes, as semiDecode gives them
 }
 
 // shape is what a table's code needs that follows from its layout and slot
@@ -155,18 +154,18 @@ type shape struct {
 // lookup's switch on it always goes the same way for one filter.
 type probeClass uint8
 
-// Their order is relied on by packedNarrow, oneWord, byWords and
-// wordBuckets, and by insert's test for the expiring classes, which come
-// last.
+// Their order is relied on by packedNarrow, oneWord, wordProbe, byWords and
+// wordBuckets.
 const (
 	class8           probeClass = iota // packed, f = 8: buckets of 4 bytes
 	class16                            // packed, f = 16: buckets of 8 bytes
 	classNarrow                        // packed, other f < 16: one load holds a bucket
 	classSemi                          // semi-sorted, 5 <= f <= 16: one load holds a bucket
+	classExpNarrow                     // an expiring table (expiry.go), packed, slots of <= 16 bits
+	classExpSemi                       // an expiring table, semi-sorted, slots of <= 16 bits, G <= 16
 	classGrownNarrow                   // a growable table (growth.go), packed, slots of <= 16 bits
 	classGeneric                       // f > 16 (buckets of up to 128 bits), and semi-sorted f = 4
 	classGrown                         // a growable table, any other
-	classExpNarrow                     // an expiring table (expiry.go), packed, slots of <= 16 bits
 	classExpiring                      // an expiring table, any other
 )
 
@@ -178,12 +177,16 @@ func (c probeClass) packedNarrow() bool { return c <= classNarrow }
 // one 64-bit load holds: packedNarrow, or classSemi.
 func (c probeClass) oneWord() bool { return c <= classSemi }
 
+// wordProbe reports whether a lookup of the class tests one word a bucket,
+// in the lookups' switch: oneWord, or an expiring table of such buckets.
+func (c probeClass) wordProbe() bool { return c <= classExpSemi }
+
 // byWords reports whether shape.hasWords tests tables of the class:
 // classNarrow and classSemi.
 func (c probeClass) byWords() bool { return c-classNarrow <= classSemi-classNarrow }
 
 // wordBuckets reports whether one load of narrowWord holds a bucket of the
-// class: oneWord, or a growable packed table of slots of <= 16 bits.
+// class: wordProbe, or a growable packed table of slots of <= 16 bits.
 func (c probeClass) wordBuckets() bool { return c <= classGrownNarrow }
 
 // packedWords reports whether the class is that of a packed table with
