@@ -460,15 +460,16 @@ func (t *table) putFirst(i, z uint64, fp uint32) {
 // decode returns the bucket's four values, 0 for an empty slot: in slot
 // order when packed, ascending when semi-sorted.
 func (s *shape) decode(lo, hi uint64) (v [4]uint32) {
-	if s.f <= 16 { // one word, decoded here: a call less for the walks (below)
-		if s.layout == SemiSorted {
+	// One word is decoded here: a call less for the walks (below).
+	if s.layout == SemiSorted {
+		if s.f <= 16 {
 			v[0], v[1], v[2], v[3] = semiNarrow4(lo, s.w&15, s.lowMask) // w < 13: the mask spares the shifts' checks
 			return v
 		}
-		return s.narrowSlots(lo)
-	}
-	if s.layout == SemiSorted {
 		return s.semiSlots(lo, hi)
+	}
+	if s.f <= 16 {
+		return s.narrowSlots(lo)
 	}
 	return s.packedSlots(lo, hi)
 }
