@@ -16,10 +16,9 @@ import (
 // they load the table pointer, the words of a key's two buckets and, to
 // answer "absent", two version counters, all atomically. Writers change
 // versions with atomic adds and store table words (and Len's count) with
-// release stores (storeRelease: atomic.StoreUint64 under the race detector
-// and off amd64; on amd64 a plain store, which x86's memory order makes a
-// release). The argument asks no more of a store than release gives: a
-// reader whose load sees it sees everything the writer did before it.
+// release stores (storeRelease; a plain store on amd64, whose memory order
+// makes it one): a reader whose load sees a store sees everything the
+// writer did before it, and the argument asks no more.
 //
 // The table (ctable) has its buckets split into stripes, stripe(b) = b mod S
 // (S a power of two, at most 1024), each with a version. A writer changes a
@@ -58,11 +57,9 @@ import (
 //
 // InsertUnique tests and inserts under the mutex, so it is atomic. Count
 // validates its reads whatever it finds. Snapshot and the encoders read
-// under the mutex. concurrent_model_test.go checks all this on every
-// interleaving of a reader with a writer (displacements, failed inserts,
-// growth, deletes, Reset) and catches a path applied in the wrong order or
-// a reader that skips a check; concurrent_stress_test.go runs readers
-// beside a writer that keeps a filter full.
+// under the mutex. concurrent_model_test.go checks every interleaving of a
+// reader with a writer; concurrent_stress_test.go runs readers beside a
+// writer that keeps a filter full.
 
 // ConcurrentFilter is a cuckoo filter that many goroutines may use at once:
 // every method is safe for concurrent use but the decoders (UnmarshalBinary,
@@ -344,9 +341,8 @@ func (f *ConcurrentFilter[T]) describe(name string) string {
 func (c *concurrent) hash(p unsafe.Pointer) uint64 { return c.h.key(c.kind, p) }
 
 // lookup reports whether the filter may hold the key of kind k at p (a hash
-// for kindHash), without a lock (the argument at the top of this file): for
-// one-word buckets Filter's probe on words read atomically, in one
-// function; other classes and every retry take lookupAt.
+// for kindHash), without a lock (the argument at the top of this file):
+// one-word buckets are probed here, other classes and retries elsewhere.
 func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	var h uint64
 	switch k {
@@ -367,9 +363,8 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	}
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
-	// The base addresses in locals: the compiler reloads fields after each
-	// atomic load. The versions are loaded first, so that their loads
-	// overlap the buckets' cache misses.
+	// Base addresses in locals, as the compiler reloads fields after each
+	// atomic load; versions first, so their loads overlap the buckets' misses.
 	w, seq := unsafe.Pointer(unsafe.SliceData(s.words)), unsafe.Pointer(unsafe.SliceData(s.seq))
 	sq1, sq2 := (*atomic.Uint64)(unsafe.Add(seq, i1&s.smask*8)), (*atomic.Uint64)(unsafe.Add(seq, i2&s.smask*8))
 	q1, q2 := sq1.Load(), sq2.Load()
@@ -414,8 +409,8 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 }
 
 // lookupOther is lookup for the classes whose buckets one word does not
-// hold. Apart, so that lookup tests the class once: a second test there
-// made the fixed classes' lookup an instruction dearer (bench/icount).
+// hold, apart so that lookup tests the class once (an instruction less a
+// fixed lookup, bench/icount).
 func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
 	if s.t.class == classGrownNarrow {
 		return c.lookupGrownNarrow(s, h)
@@ -423,10 +418,8 @@ func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
 	return c.lookupAt(s, h)
 }
 
-// lookupGrownNarrow is lookup for a growable table whose slots are at most
-// 16 bits (classGrownNarrow), the last stages of most growable filters: a
-// key's two places as Filter's lookup computes them, one narrow load each,
-// validated as lookup validates.
+// lookupGrownNarrow is lookup for classGrownNarrow, the last stages of most
+// growable filters: one narrow load a bucket, validated as lookup validates.
 func (c *concurrent) lookupGrownNarrow(s *ctable, h uint64) bool {
 	t := &s.t
 	fp, i1 := t.locate(h)
@@ -448,7 +441,7 @@ func (c *concurrent) lookupGrownNarrow(s *ctable, h uint64) bool {
 
 // lookupAt is a lookup of hash h in table s by validated reads, then after
 // maxOptimistic of them a read under the mutex. It locates the buckets
-// itself, so that lookup keeps no more than h for it.
+// itself, so that lookup keeps only h live for it.
 func (c *concurrent) lookupAt(s *ctable, h uint64) bool {
 	if s.t.genBits != 0 { // fingerprint bits compared, of any generation
 		return c.countHash(h) > 0
@@ -508,8 +501,8 @@ func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 		h = c.h.key(k, p)
 	}
 	c.mu.Lock()
-	// No defer, which adds 23 instructions (5%) to an insert (bench/icount):
-	// below, only a broken invariant of the table panics (apply).
+	// No defer (23 instructions, 5% of an insert, bench/icount): only a broken
+	// table invariant panics below (apply).
 	err := c.insertLocked(h)
 	if err == nil {
 		c.publishCount()
@@ -570,11 +563,10 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	return true, nil
 }
 
-// insertLocked is Filter's insert (insert.go) on the current table. The
-// common case, a fixed one-word-bucket table with a free slot in a key's
-// bucket, is written out for both buckets (through ctable.addTo, 376
-// instructions an insert instead of 342, f = 13, bench/icount); both full,
-// moveNear tries one step before the search; other tables take insertSlow.
+// insertLocked is Filter's insert (insert.go) on the current table. A free
+// slot of a fixed one-word-bucket table is filled written out (342
+// instructions an insert, 376 through ctable.addTo, f = 13, bench/icount);
+// both buckets full, moveNear tries one step before the search.
 func (c *concurrent) insertLocked(h uint64) error {
 	s := c.cur.Load()
 	t := &s.t
@@ -583,9 +575,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 	}
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
-	// Both buckets are read before either is tested, so that their cache
-	// misses overlap.
-	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
+	b1, b2 := t.narrowWord(i1), t.narrowWord(i2) // both read first: their misses overlap
 	if t.class.packedNarrow() {
 		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)
 		i, z := i1, z1
@@ -606,8 +596,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 		c.count++
 		return nil
 	}
-	// Both buckets are full. moveNear looks at 8 buckets, within search's
-	// budget for MaxKicks >= 2 (searchBuckets a kick).
+	// moveNear looks at 8 buckets, within search's budget for MaxKicks >= 2.
 	if c.maxKicks < 2 || !s.moveNear(i1, b1, i2, b2, fp) {
 		return c.displace(s, i1, fp, i2, fp)
 	}
@@ -653,8 +642,7 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 // insertAt adds a key that bucket b1 would hold as v1 and bucket b2 as v2.
 // After an error the table is exactly as it was.
 func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
-	// Both buckets are read before either is tested, so that their cache
-	// misses overlap.
+	// Both buckets are read before either is tested: their misses overlap.
 	lo1, hi1 := s.t.bucketAt(b1)
 	lo2, hi2 := s.t.bucketAt(b2)
 	if !s.addTo(b1, lo1, hi1, v1) && !s.addTo(b2, lo2, hi2, v2) {
@@ -665,9 +653,9 @@ func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 }
 
 // displace is insertAt for full buckets b1 and b2: it frees a slot along a
-// path (concurrent_search.go) and adds the key, or fails with
-// ErrTooManyDuplicates if they hold only v1 and v2, which it tells after the
-// search fails (every value there leads back to the other bucket).
+// path (concurrent_search.go) and adds the key. ErrTooManyDuplicates, when
+// they hold only v1 and v2, is told after the search fails, since then
+// every value there leads back to the other bucket.
 func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
 	path, end := s.search(c.path, c.maxKicks, b1, v1, b2, v2)
 	if end < 0 {

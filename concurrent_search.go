@@ -5,14 +5,11 @@ package cuckoo
 // every fingerprint moved is written into its new bucket before the slot it
 // leaves is overwritten (concurrent.go has why that order matters).
 //
-// The search is breadth-first from the key's two buckets, until a bucket
-// has a free slot or searchBuckets*MaxKicks buckets have been examined: a
-// shortest path moves few fingerprints (at most 5 with the default
-// MaxKicks), each a write session that may make a reader retry. A path
+// The search is breadth-first, so a path is shortest: few write sessions
+// that may make a reader retry (at most 5 with the default MaxKicks). A path
 // never visits a bucket twice, so the slot a step recorded still holds its
 // fingerprint when the step is applied; a node whose bucket an ancestor has
-// is dropped when it comes up for expansion (it cannot end a path: every
-// ancestor is full). The search only reads, so a failure needs no undo.
+// is dropped (it cannot end a path: every ancestor is full).
 
 // searchBuckets is how many buckets a search may examine per MaxKicks (a
 // walk's step with look-ahead reads about five): with 4 it fills tables as
@@ -33,16 +30,14 @@ type pathNode struct {
 // search looks for a path that frees a slot for a key whose full buckets b1
 // and b2 would hold it as v1 and v2, within searchBuckets * maxKicks
 // buckets, writing nothing. It returns the nodes reached, in q's memory,
-// and the index of the path's last node (whose bucket has a free slot), or
-// -1.
+// and the index of the path's last node (with a free slot), or -1.
 func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uint64, v2 uint32) ([]pathNode, int) {
 	q = append(q[:0], pathNode{b: uint32(b1), v: v1, parent: -1}, pathNode{b: uint32(b2), v: v2, parent: -1})
 	budget := searchBuckets * maxKicks
 	t := &s.t
 	fixed := t.g|t.genBits == 0 // other takes an expiring slot's fingerprint
-	// The narrow packed tables' buckets are decoded and tested written out:
-	// through the codec, which does not inline, a concurrent insert took
-	// 32 instructions more (f = 13, bench/icount conc: 374 against 342).
+	// Narrow packed buckets are decoded written out: the codec does not
+	// inline (342 instructions an insert, not 374, f = 13, bench/icount conc).
 	packed := t.class.packedWords()
 	for head := 0; head < len(q); head++ {
 		n := q[head]
@@ -67,8 +62,7 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 				return q, -1
 			}
 			budget--
-			// cap(q) = searchBuckets*MaxKicks + 2: an append per examined bucket never
-			// reallocates.
+			// cap(q) = searchBuckets*MaxKicks + 2: this never reallocates.
 			q = append(q, pathNode{b: uint32(ob), v: ov, parent: int32(head), slot: uint8(k)})
 			if packed && t.freeMarks(t.narrowWord(ob)) != 0 || !packed && t.hasFree(ob) {
 				return q, len(q) - 1
@@ -82,8 +76,7 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 // in a fixed table with f <= 16, one of the eight fingerprints of the key's
 // full buckets i1 and i2 (read as w1 and w2) has a free slot in its other
 // bucket. It moves the first, in search's order, as apply moves a one-step
-// path, or writes nothing and reports false. Its eight buckets are within
-// search's budget for MaxKicks >= 2, when insertLocked calls it.
+// path, or writes nothing and reports false.
 func (s *ctable) moveNear(i1, w1, i2, w2 uint64, fp uint32) bool {
 	t := &s.t
 	packed := t.class.packedNarrow() // else classSemi; see search
@@ -97,9 +90,8 @@ func (s *ctable) moveNear(i1, w1, i2, w2 uint64, fp uint32) bool {
 			w := t.narrowWord(o)
 			switch {
 			case packed && t.freeMarks(w) != 0:
-				// addTo and replace written out for narrow packed buckets:
-				// through them a concurrent insert took 8 instructions more
-				// (f = 13, bench/icount conc: 350 against 342).
+				// addTo and replace written out (8 instructions less an
+				// insert, f = 13, bench/icount conc).
 				s.fill(o*uint64(t.bbits)+t.firstSlot(t.freeMarks(w), 0), v)
 				sh := uint64(k) * uint64(t.f) & 63
 				s.setBucket(i, b[1]&^(t.slotMax<<sh)|uint64(fp)<<sh, 0, false)

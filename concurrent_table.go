@@ -8,17 +8,13 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// ctable is the concurrent filter's bucket storage (concurrent.go has the
-// protocol): a table (table.go) whose bytes lie in 64-bit words, each
-// holding 8 bytes of the table's stream little-endian on every host (le64),
-// so that every access can be an aligned sync/atomic one and the table's
-// code reads it as it reads a Filter's. Readers load words atomically (word,
-// loadNarrow); the writer, under the mutex, reads with plain loads, since
-// nothing else writes, and stores with release stores (storeRelease) inside
-// a write session, unless one store makes an insert (setBucket, fill; where
-// unalignedLoads, fill's store is 8 bytes at any address). Once published
-// (concurrent.cur), a ctable changes only in place; growth and Reset
-// publish another.
+// ctable is the concurrent filter's bucket storage (protocol in
+// concurrent.go): a table whose bytes lie in 64-bit words holding the byte
+// stream little-endian on every host (le64), so every access can be an
+// aligned atomic one. Readers load atomically (word, loadNarrow); the writer,
+// the only one, reads plainly and stores with release stores inside a write
+// session, unless one store makes an insert (setBucket, fill). Once
+// published, a ctable changes only in place; growth and Reset publish another.
 type ctable struct {
 	words []uint64        // the table's bytes, then padding (ctableWords)
 	seq   []atomic.Uint64 // a version per stripe of buckets: stripe(b) = b & smask
@@ -32,9 +28,9 @@ type ctable struct {
 // a session makes a lookup of other buckets retry about 2 times in 1024.
 const maxStripes = 1024
 
-// ctableWords is the number of words for m buckets of bbits bits: the
-// buckets, then two words of padding, so that the three words from a
-// bucket's first (which hold any bucket) and tablePad's loads are in range.
+// ctableWords is the number of words for m buckets of bbits bits: two words
+// of padding keep the three words from a bucket's first, and tablePad's
+// loads, in range.
 func ctableWords(m uint64, bbits uint) uint64 { return (m*uint64(bbits)+63)/64 + 2 }
 
 var _ [2*8 - tablePad]struct{} // the padding covers the table's
@@ -45,9 +41,8 @@ func newCtable(t table) *ctable {
 	return ctableOver(t)
 }
 
-// ctableOver is a ctable whose words are t's data, which newTableData
-// allocated: whole words, at least ctableWords of them, since tablePad is
-// two words. t must not be written through anything else afterwards.
+// ctableOver is a ctable over t's data (from newTableData: whole words, at
+// least ctableWords); t must not be written through anything else afterwards.
 func ctableOver(t table) *ctable {
 	n := ctableWords(t.m, t.bbits)
 	if uint64(cap(t.data)) < n*8 {
@@ -81,9 +76,8 @@ func le64(x uint64) uint64 {
 	return x
 }
 
-// The readers' loads. Every index is in range by construction (a bucket
-// index is below m, and ctableWords pads for three words from the first
-// word of the last bucket), so they skip the bounds checks.
+// The readers' loads skip bounds checks: a bucket index is below m, and
+// ctableWords pads for three words from the last bucket's first.
 
 // word atomically loads word i.
 func (s *ctable) word(i uint64) uint64 { return loadWord(unsafe.Pointer(unsafe.SliceData(s.words)), i) }
@@ -95,8 +89,7 @@ func loadWord(w unsafe.Pointer, i uint64) uint64 {
 }
 
 // loadNarrow is narrow for the bucket at bit p of the words at w. Where
-// unalignedLoads (amd64 without the race detector), it is one 8-byte load
-// from the bucket's first byte, which may straddle two words and tear, as
+// unalignedLoads, one 8-byte load that may straddle two words and tear, as
 // two word loads may: the versions catch both.
 func loadNarrow(w unsafe.Pointer, p uint64) uint64 {
 	if unalignedLoads {
@@ -114,9 +107,8 @@ func (s *ctable) stripe(b uint64) *atomic.Uint64 {
 // version loads the version of bucket b's stripe.
 func (s *ctable) version(b uint64) uint64 { return s.stripe(b).Load() }
 
-// join returns the 64 bits from bit sh (0..63) of the word pair (w0, w1).
-// w1 is shifted in two steps so that no shift count reaches 64, which Go
-// would have to check for.
+// join returns the 64 bits from bit sh (0..63) of the word pair (w0, w1);
+// w1 shifts in two steps so no count reaches 64, which Go would check for.
 func join(w0, w1 uint64, sh uint64) uint64 { return w0>>(sh&63) | w1<<1<<((63-sh)&63) }
 
 // narrow reads bucket b of a table with buckets of at most 64 bits into the
@@ -170,15 +162,11 @@ func (s *ctable) read(b uint64) (lo, hi uint64) {
 // The writer's side: the table's plain reads, and stores inside write
 // sessions.
 
-// fill sets the empty (all zero) slot at bit p to v, at most 32 bits: the
-// packed codec's insert, written out for the insert fast paths
-// (concurrent.go, moveNear). v is or'ed into the one or two words the slot
-// lies in, each with a release store; where unalignedLoads, one 8-byte
-// store from the slot's first byte, its other bytes stored as they were.
-// A reader may see any part of the new bits (no x86 vendor promises a
-// misaligned store is seen whole), as it may see one of two word stores
-// without the other: safe, since a fill only turns zero bits into v and
-// removes nothing a reader must find.
+// fill sets the empty (all zero) slot at bit p to v, at most 32 bits, with
+// a release store to each of its one or two words, or where unalignedLoads
+// one 8-byte store, its other bytes as they were. A reader may see any part
+// of the new bits (no x86 vendor promises a misaligned store is seen whole):
+// safe, since a fill only turns zero bits into v and removes nothing.
 func (s *ctable) fill(p uint64, v uint32) {
 	if unalignedLoads {
 		a := (*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), p>>3))
@@ -198,9 +186,8 @@ func (s *ctable) fill(p uint64, v uint32) {
 	}
 }
 
-// pair is words i to i+2, for the writer, without a bounds check: the
-// first word of a bucket or of a slot is followed by at least two
-// (ctableWords).
+// pair is words i to i+2, for the writer, without a bounds check
+// (ctableWords pads two words past any bucket or slot).
 func (s *ctable) pair(i uint64) *[3]uint64 {
 	return (*[3]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), i*8))
 }
@@ -222,11 +209,11 @@ func (s *ctable) store(i, w uint64) {
 	s.rec.store(s, false, i, w)
 }
 
-// setBucket stores (lo, hi), whatever bits it has past the bucket's, as
-// bucket b: the words whose bits change, each with a release store. An
-// insert (the new value holds every old one) that changes one word needs no
-// write session: a reader sees the bucket before or after the store, and
-// either holds every key it must find. Any other change is a session.
+// setBucket stores (lo, hi), ignoring bits past the bucket's, as bucket b:
+// each changed word with a release store. An insert (the new value holds
+// every old one) that changes one word needs no write session: a reader sees
+// the bucket before or after the store, and either holds every key it must
+// find. Any other change is a session.
 func (s *ctable) setBucket(b, lo, hi uint64, insert bool) {
 	if s.t.f <= 16 {
 		s.setNarrow(b, lo, insert)
@@ -263,16 +250,11 @@ func (s *ctable) setBucket(b, lo, hi uint64, insert bool) {
 	}
 }
 
-// setNarrow is setBucket for a bucket of at most 64 bits, x: one or two
-// words. It finds which words change from the bits that do, d (the old
-// bucket xor x), and stores each as its old value xor its part of d; a
-// session across two words is, where unalignedLoads, one 8-byte store from
-// the bucket's first byte (a reader may see part of it, as it may see one
-// of two word stores: the versions catch both). The semi-sorted insert
-// calls it directly. An insert took 598 instructions when this computed
-// each word's new value and stored it, 563 so, 549 with the direct call
-// (setBucket's frame is large for its wide case), f = 13, bench/icount conc
-// semi.
+// setNarrow is setBucket for a bucket x of at most 64 bits: each word
+// changes by its part of d = old xor x, and where unalignedLoads a session
+// across two words is one 8-byte store, torn reads of which the versions
+// catch. The semi-sorted insert calls it directly, as setBucket's frame is
+// large (549 instructions an insert, not 563, f = 13, bench/icount conc semi).
 func (s *ctable) setNarrow(b, x uint64, insert bool) {
 	n := uint64(s.t.bbits)
 	p := b * n
@@ -311,11 +293,10 @@ func (s *ctable) add(b uint64, v uint32) bool {
 	return s.addTo(b, lo, hi, v)
 }
 
-// addTo is add for bucket b already read as (lo, hi). A packed insert
-// fills its one slot, which needs no write session; for one-word buckets
-// freeMarks finds it inline (through packedFree, which does not inline,
-// a growable concurrent insert took 17 instructions more, f = 13,
-// bench/icount conc grow).
+// addTo is add for bucket b already read as (lo, hi). A packed insert fills
+// one slot, with no session; for one-word buckets freeMarks inlines (17
+// instructions less a growable insert than packedFree, f = 13, bench/icount
+// conc grow).
 func (s *ctable) addTo(b, lo, hi uint64, v uint32) bool {
 	t := &s.t
 	if t.layout == Packed {
@@ -361,10 +342,9 @@ func (s *ctable) replace(b uint64, vs [4]uint32, k uint, v uint32) {
 	s.setBucket(b, lo, hi, vs[k&3] == 0)
 }
 
-// replaceNarrow is replace for a packed bucket of at most 64 bits, which
-// needs only whether slot k is empty: the slot's bits replaced in the
-// word, no decoding or encoding (through replaceIn, an expiring insert's
-// displacements took 16 instructions more, f = 13, bench/icount conc gen).
+// replaceNarrow is replace for a packed bucket of at most 64 bits: the
+// slot's bits replaced in the word, no decoding (16 instructions less an
+// expiring insert's displacements than replaceIn, f = 13, bench/icount conc gen).
 func (s *ctable) replaceNarrow(b uint64, k uint, v uint32, empty bool) {
 	t := &s.t
 	sh := uint64(k&3) * uint64(t.f) & 63
