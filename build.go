@@ -132,10 +132,9 @@ func buildParams(cfg Config, n int) (params, error) {
 }
 
 // buildKicks bounds the walk of each insert of a build of many keys: 16
-// times the default MaxKicks fills tables about half a point further.
-// Small builds walk at most 2 steps a key (at least 100): their tables are
-// tried at a load of 1, where a failing insert would otherwise walk
-// thousands of steps before the next attempt, 2 buckets larger, succeeds.
+// times the default MaxKicks fills tables about half a point further. Small
+// builds, tried at a load of 1, walk at most 2 steps a key (at least 100):
+// a failing insert there is cheaper to retry in a table 2 buckets larger.
 const buildKicks = 16 * DefaultMaxKicks
 
 // buildLoad is the load Build first tries for larger key sets: the
@@ -154,18 +153,14 @@ const buildAttempts = 16
 // them all. Attempts are sized for len(hs) keys; the first that stores
 // clearly fewer (hs repeats keys) starts over, once, from the size for
 // those it stored. Each works in the buffer alloc returns for at least n
-// bytes, or the last attempt's if large enough: the table, then the path
-// of its long walks.
+// bytes (the table, then its walks' path), or reuses the last one.
 //
-// Work and memory are bounded by len(hs), whatever the hashes: no table
-// growth places keys crowded into too few buckets at every size (nine of
-// distinct fingerprints sharing a bucket pair, or non-uniform hashes), so
-// build gives up rather than grow. The first pass makes at most
-// buildAttempts attempts, on at most 1.061 * buildStart(len(hs)) + 30
-// buckets; the second at most buildAttempts below the size the first
-// filled, then that size, which places the same hashes the same way: at
-// most 2*buildAttempts+1 attempts of len(hs) inserts of at most kicks
-// steps. A failed first pass returns an error wrapping ErrFull
+// Work and memory are bounded by len(hs), whatever the hashes, since no
+// growth places keys crowded into too few buckets at every size: the first
+// pass makes at most buildAttempts attempts, on at most 1.061 *
+// buildStart(len(hs)) + 30 buckets; the second at most buildAttempts below
+// the size the first filled, then that size, which places the same hashes
+// the same way. A failed first pass returns an error wrapping ErrFull
 // (buildFailed names the keys when it can); no key is ever dropped.
 func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, error) {
 	f, layout := p.f, p.layout
@@ -271,9 +266,8 @@ func (c *core) insertAll(hs []uint64) int {
 }
 
 // buildStart is the bucket count Build tries first for n keys of f-bit
-// fingerprints: the fewest that hold n at buildLoad, or for small n, where
-// a table of a few buckets fills unevenly but tries are cheap, the fewest
-// that hold n at all. Narrow fingerprints fill less (targetLoad).
+// fingerprints: the fewest that hold n at buildLoad, or for small n, whose
+// tries are cheap, at a load of 1. Narrow fingerprints fill less (targetLoad).
 func buildStart(n int, f uint) uint64 {
 	load := min(buildLoad, targetLoad(f)+0.025)
 	if n <= 256 {

@@ -193,12 +193,10 @@ func (c Config) check(full bool) (params, error) {
 // table would round the final one up by much.
 const minBaseBuckets = 16
 
-// growable sets p up for a growable filter of maxCap items. It doubles
-// log2(maxCap/Capacity) times, rounded down, or fewer if its first table
-// would have fewer than minBaseBuckets; the first table has the buckets
-// Capacity needs, or the final table's share if that is more, so that the
-// last table, the first doubled that many times, is close to the one
-// maxCap needs.
+// growable sets p up for a growable filter of maxCap items: it doubles
+// log2(maxCap/Capacity) times, rounded down, or fewer to keep
+// minBaseBuckets, from the buckets Capacity needs or the final table's
+// share if more, so that the last table is close to the one maxCap needs.
 func (p *params) growable(maxCap int) error {
 	if maxCap < p.capacity {
 		return invalidField("MaxCapacity", "%d is below Capacity %d (0 means a fixed filter)", maxCap, p.capacity)
@@ -247,12 +245,9 @@ func checkCounts(capacity int, m uint64, bbits uint, maxInt uint64) error {
 const spareBuckets = 2
 
 // minFreeSlots is how many slots a table keeps free at capacity, at least:
-// with the target load's 16-32 free slots alone, 1,123 of 57.6 million
-// fills of small tables failed (9 keys of one bucket pair, or keys crowded
-// into too few buckets); with this rule none of 62 million did
-// (TestCapacityPromise; bench/RESULTS.md). Below 24 items 2*Capacity free
-// slots suffice (TestSmallTableSizing); from about 760 items up the rule
-// changes nothing.
+// with the target load's 16-32 alone 1,123 of 57.6 million fills of small
+// tables failed, with it none of 62 million (TestCapacityPromise,
+// bench/RESULTS.md). Below 24 items 2*Capacity free slots suffice.
 const minFreeSlots = 48
 
 // overCapacity is the error for a Capacity above maxCapacity(f).
@@ -293,11 +288,9 @@ func bucketsBase(n uint64, f uint) uint64 {
 
 // capacityFor is the Capacity a table of m (even) buckets of f-bit
 // fingerprints promises: the largest capacity for which bucketsFor gives at
-// most m buckets, at least 1. Build's and compact tables report it, so that
-// Capacity is New's promise for every filter; for an m bucketsFor gives,
-// bucketsFor(capacityFor(m, f), f) is m. A table that splits promises a
-// tenth less: at the count below's capacity 2.3% of fills failed, none of
-// 66,790 with a tenth less (TestSplitCapacity).
+// most m buckets, at least 1, so that Build's and compact tables promise
+// what New does. A table that splits promises a tenth less (2.3% of fills
+// failed at the full figure, none of 66,790 so: TestSplitCapacity).
 func capacityFor(m uint64, f uint) int {
 	// bucketsFor(c) <= m exactly when bucketsBase(c) <= top, the last
 	// count up to m that does not split.
@@ -332,24 +325,18 @@ func capacityFor(m uint64, f uint) int {
 }
 
 // splitsTable reports whether the offsets r(fp) of table.alt (nearly) all
-// leave one remainder modulo some q in 3..64 dividing m: then buckets fall
-// into classes that too few fingerprints (under 1 in 16; 1 in 11 was
-// harmless) move between, smaller tables with random shares of the keys,
-// whose fills fail far more often (f = 8: 26 of 400 fills of 932 buckets,
-// none of 934). r = fp*0x9e3779b1 drifts too slowly for m near q times a
-// Fibonacci number. Only f <= 10 is checked: wider ones split no table
-// below 10^4 buckets, and larger parts fill like whole tables.
+// leave one remainder modulo some q in 3..64 dividing m: then under 1 in 16
+// fingerprints move between the buckets' classes, whose fills fail far more
+// often (f = 8: 26 of 400 fills of 932 buckets, none of 934; bench/RESULTS.md).
+// Only f <= 10 is checked: wider ones split no table below 10^4 buckets.
 func splitsTable(m uint64, f uint) bool {
 	if f > 10 {
 		return false
 	}
 	fps := uint32(1)<<f - 1
 	for q := uint64(3); q <= 64; q++ {
-		// Classes modulo a divisor d of q are unions of those modulo q, so
-		// if q splits, d does. The first q that splits returns, so a q
-		// with a divisor d from 3 to q-1 (which divides m) cannot: only 3,
-		// 4 and the odd primes are tried, which halves the work of a call
-		// (2,800 instructions instead of 5,400 for widths 6 to 10).
+		// If q splits, so does its every divisor d >= 3, tried before q: only
+		// 3, 4 and the odd primes need trying (2,800 instructions a call, not 5,400).
 		if m%q != 0 || primesAnd4>>q&1 == 0 {
 			continue
 		}
@@ -380,9 +367,8 @@ const primesAnd4 uint64 = 1<<3 | 1<<4 | 1<<5 | 1<<7 | 1<<11 | 1<<13 | 1<<17 | 1<
 //
 // A key matches only items of its fingerprint and bucket pair; each of the
 // 4*load*m items is one with probability 2/(m*(2^f-1)), so the count is
-// nearly Poisson and the rate 1 - exp(-8*load/(2^f-1)). This is at most
-// the usual estimate 1 - (1 - 1/(2^f-1))^(8*load), within 1% of it for
-// f >= 6 and, as measured, 3% below it for f = 4.
+// nearly Poisson and the rate 1 - exp(-8*load/(2^f-1)), at most the usual
+// estimate 1 - (1 - 1/(2^f-1))^(8*load).
 func falsePositiveRate(f uint, load float64) float64 {
 	return -math.Expm1(-2 * slotsPerBucket * load / float64(uint64(1)<<f-1))
 }

@@ -59,14 +59,12 @@ func (t *table) alt(i uint64, fp uint32) uint64 { return altOn(i, fp, t.m0) }
 func altOn(i uint64, fp uint32, m uint64) uint64 {
 	r := uint64(fp*0x9e3779b1)*m>>32 | 1
 	j := m - i - r
-	// Wrap when i + r > m, with a mask: a branch here would be taken half
-	// the time at random, and the compiler does not always make it a CMOV.
+	// Wrap with a mask: a branch would be mispredicted half the time.
 	return j + m&uint64(int64(j)>>63)
 }
 
 // place returns a key's two buckets and the value each would hold for it,
-// from its hash: for a fixed table, the fingerprint in buckets i1 and
-// alt(i1, fp).
+// from its hash.
 func (t *table) place(h uint64) (b1 uint64, v1 uint32, b2 uint64, v2 uint32) {
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
@@ -86,8 +84,7 @@ func (t *table) layered(h uint64, fp uint32, i1, i2 uint64) (b1 uint64, v1 uint3
 }
 
 // layers returns a key's two g-bit layers: the first from its hash, the
-// second that xor H(fp). Its shift counts are masked (they are in range) so
-// that it inlines, as staged does.
+// second that xor H(fp). Shift counts are masked so that it inlines.
 func (t *table) layers(h uint64, fp uint32) (l1, l2 uint32) {
 	ls := t.lshift & 31
 	l1 = uint32(uint64(uint32(h))*t.fpRange) >> ls
@@ -96,7 +93,7 @@ func (t *table) layers(h uint64, fp uint32) (l1, l2 uint32) {
 
 // staged returns the bucket at this stage of base bucket i in layer l, and
 // the value a slot there holds for fp: stageGeometry.at on the table's
-// fields (through a stageGeometry, a grown lookup took 57 instructions more).
+// fields (57 instructions less a grown lookup than through a stageGeometry).
 func (t *table) staged(i uint64, l, fp uint32) (uint64, uint32) {
 	return i<<(t.k&63) | uint64(l>>(t.rbits&31)), fp | (l&t.rmask)<<(t.fbits&31)
 }
@@ -166,11 +163,9 @@ func (t *table) double() table {
 	return n
 }
 
-// doubleInto is double into n, an empty table of the next stage, bucket
-// by bucket through the codec (split), each read by bucket128 and each
-// child or'ed into n (orBucket): through bucketAt and setBucket, which do
-// not inline, a growable insert took 4 instructions more (f = 13,
-// bench/icount grow).
+// doubleInto is double into n, an empty table of the next stage, bucket by
+// bucket through split; bucket128 and orBucket inline, where bucketAt and
+// setBucket do not (4 instructions an insert, f = 13, bench/icount grow).
 func (t *table) doubleInto(n *table) {
 	if t.class == classGrownNarrow {
 		t.doubleNarrow(n)
@@ -195,10 +190,9 @@ func (t *table) orBucket(i, lo, hi uint64) {
 	store64(t.data, o+8, load64(t.data, o+8)|hi<<s|lo>>1>>(63-s))
 }
 
-// doubleNarrow is doubleInto for a packed table with f <= 16 (most growable
-// filters' last stages), written out: each child bucket, at most 60 bits
-// from 0 or 4 bits into a byte, is assembled in a word and or'ed into the
-// empty new table with one load and store.
+// doubleNarrow is doubleInto for a packed table with f <= 16, written out:
+// each child bucket, at most 60 bits from 0 or 4 bits into a byte, is
+// assembled in a word and or'ed into the new table with one load and store.
 func (t *table) doubleNarrow(n *table) {
 	f, top, nf, nb := t.f&31, (t.f-1)&31, n.f&31, uint64(n.bbits)
 	mask, low := uint64(t.slotMax), uint64(1)<<top-1
@@ -302,8 +296,8 @@ func (c *core) insertGrowing(x *placedKey, failed bool) error {
 func (c *core) grow() { c.t = c.t.double() }
 
 // insertGrown is insertGrowing for the key of hash h, which has just failed
-// with ErrFull at a stage that can double. Apart, so that insert's frame
-// does not hold the key's placedKey.
+// with ErrFull at a stage that can double; apart, to keep the placedKey out
+// of insert's frame.
 //
 //go:noinline
 func (c *core) insertGrown(h uint64) error {
