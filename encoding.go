@@ -11,20 +11,15 @@ import (
 	"unsafe"
 )
 
-// The binary format is described in FORMAT.md: a 128-byte header, the
-// table's data exactly as it is in memory (buckets packed little-endian,
-// then tablePad zero bytes), and a CRC-32C of everything before it. Keeping
-// the padding in the encoding is what lets a View probe the encoded bytes in
-// place with the same 64-bit loads as a Filter. Every filter, fixed,
-// growable or keyed, has the same header: 128 bytes keep the table 64-byte
-// aligned and hold every field with room to spare, where 64 bytes would not
-// hold a growable keyed filter's.
+// The binary format (FORMAT.md): a 128-byte header, the table's data as it
+// is in memory, padding included, so that a View probes the encoded bytes
+// in place with a Filter's loads, and a CRC-32C of everything before it.
+// 128 bytes keep the table 64-byte aligned; 64 would not hold a growable
+// keyed filter's header.
 
 const (
 	// formatVersion is the one version of the encoding with a header that
-	// the package writes and reads. Versions 1 (fixed filters) and 2
-	// (growable or keyed ones), with other headers, were written before the
-	// first release; 3 and 4 were compact versions.
+	// the package writes and reads; FORMAT.md, "Versions", has the earlier ones.
 	formatVersion = 5
 	headerSize    = 128 // the table starts 64-byte aligned in the encoding
 	checksumSize  = 4
@@ -88,8 +83,7 @@ type header struct {
 }
 
 // slotBits is the width of a slot of the encoded table: the fingerprint,
-// the layer bits a growable table keeps, and an expiring one's generation
-// bits.
+// a growable table's layer bits and an expiring one's generation bits.
 func (h *header) slotBits() uint { return h.f + h.g - h.k + genBits(h.gens) }
 
 // shape is the encoded table without data: a fixed or growable table, or
@@ -363,8 +357,8 @@ func errFamily(enc, kind keyKind) error {
 // checkStructure checks what the checksum cannot, that this package could
 // have written the table: zero padding (if padded), canonical buckets and
 // count occupied slots; in an expiring table, every occupied slot a
-// fingerprint (not 0) under the id of one of its generations. Buckets end
-// on a byte boundary (m is even).
+// fingerprint (not 0) under the id of one of its generations. The padding
+// starts on a byte boundary, as m is even.
 func (t *table) checkStructure(count uint64, padded bool) error {
 	if padded && !allZero(t.data[len(t.data)-tablePad:]) {
 		return formatErr(ErrCorrupt, "table padding is not zero")
@@ -540,8 +534,7 @@ func padded(h *header, t table, owned bool) []byte {
 }
 
 // readChunk is the first buffer ReadFrom reads the table into; it doubles as
-// data arrives, so a header that claims a huge table costs memory only in
-// proportion to the bytes that actually follow it.
+// data arrives, so a header claiming a huge table costs only what follows it.
 const readChunk = 32<<10 - headerSize
 
 // ReadFrom replaces the filter with one encoding read from r, as WriteTo
@@ -573,8 +566,7 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 // checked before the rest is read.
 func readEncoding(r io.Reader) ([]byte, error) {
 	var head [headerSize]byte
-	// The magic and version first: bytes of another version or kind are
-	// refused before more is read.
+	// The magic and version first, to refuse other bytes before reading more.
 	n, err := io.ReadFull(r, head[:offVersion+2])
 	if err == nil {
 		if isCompact(head[0]) {

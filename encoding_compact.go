@@ -8,21 +8,16 @@ import (
 
 // The compact encoding (FORMAT.md) is for filters stored many to a file by
 // a container that knows each one's length and checks its bytes itself,
-// such as a storage engine's filter blocks: a version byte, the buckets
-// (their count follows from the length) and a trailer, which is also the
-// padding that the probes' loads past the last bucket read; its item count
-// fills it up to their reach (compactTail: 4 bytes for most filters of a
-// few dozen keys). No checksum, but the low byte of the length and a mark
-// in the flags refuse most bytes that are not such an encoding. Only fixed,
-// unkeyed filters have one: a growable one needs its stage, a keyed one its
-// key's check value.
+// such as a storage engine's filter blocks: a version byte, the buckets and
+// a trailer, which is also the padding the probes' loads past the last
+// bucket read. No checksum, but the low byte of the length and a mark in
+// the flags refuse most other bytes. Only fixed, unkeyed filters have one:
+// a growable one needs its stage, a keyed one its key's check value.
 
 const (
 	// compactVersion is the one compact version the package writes and
-	// reads: the same number as formatVersion. Versions 3 and 4 were
-	// written before the first release (4's bytes were these but for the
-	// version byte). A first byte from 1 to maxCompactVersion is a compact
-	// encoding's version; 'C' starts the magic of one with a header.
+	// reads, formatVersion. A first byte from 1 to maxCompactVersion is a
+	// compact encoding's version; 'C' starts the magic of one with a header.
 	compactVersion    = formatVersion
 	maxCompactVersion = 0x1f
 	compactSeedLen    = 8 // the seed, in the trailer, unless it is DefaultSeed

@@ -58,10 +58,9 @@ const (
 // methods. It is never stored: encodings record key families only.
 const kindHash keyKind = 0xff
 
-// kindOf reports how keys of type T are read. The result for a type is fixed,
-// so it is computed once per filter. Byte slices, the keys of storage
-// engines, cost one comparison, so that ContainsEncoded, which computes the
-// kind on every call, inlines into its instantiation.
+// kindOf reports how keys of type T are read, computed once per filter.
+// Byte slices, the keys of storage engines, cost one comparison, so that
+// ContainsEncoded, which calls it every time, inlines.
 func kindOf[T Hashable]() keyKind {
 	if _, ok := any((*T)(nil)).(*[]byte); ok {
 		return kindBytes
@@ -69,9 +68,8 @@ func kindOf[T Hashable]() keyKind {
 	return otherKindOf[T]()
 }
 
-// otherKindOf is kindOf for the other types: the common ones without
-// reflection, which costs a dozen instructions more. Not inlined, so that
-// kindOf is cheap enough to inline.
+// otherKindOf is kindOf for the other types, the common ones without
+// reflection (a dozen instructions less); not inlined, so that kindOf inlines.
 //
 //go:noinline
 func otherKindOf[T Hashable]() keyKind {
@@ -196,9 +194,9 @@ func floatBits(v float64) uint64 {
 
 // key hashes a key of kind k, read through its address so that one
 // non-generic function serves every type of a shape. The single-key paths
-// write its first two cases out again, hashing them without a call (a
-// front function returning (hash, ok) cost 2-4 instructions more a lookup
-// and insert, bench/icount); other kinds, and keyed ones, take otherKey.
+// write its first two cases out again, without a call (2-4 instructions
+// less a lookup and insert than a front function returning (hash, ok),
+// bench/icount).
 func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
 	switch k { // the common cases first, and the byte keys of storage engines
 	case kindInt:

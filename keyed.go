@@ -3,17 +3,13 @@ package cuckoo
 // Keyed filters (Config.Key): for keys an adversary may choose.
 //
 // An unkeyed filter's seed is no secret, and with it anyone can make keys
-// that share a fingerprint and a bucket pair. A keyed filter hashes every
-// key with SipHash-2-4 (siphash.go) under a 128-bit key, whose outputs
-// cannot be predicted without it; they can be searched by whoever sees Hash
-// values, so those stay as secret as the key (README, "Security").
-//
-// The key never leaves the filter: printing shows only that it is keyed,
-// and an encoding records a check value (SipHash of a fixed message under
-// the key) that tells a wrong key from the right one and nothing more;
-// decoding takes the key from the caller. A keyed filter's kind carries
-// kindKeyed, so the lookup's integer fast path never takes it and unkeyed
-// filters pay nothing for the mode.
+// that share a fingerprint and a bucket pair; SipHash-2-4 (siphash.go)
+// under a 128-bit key cannot be predicted without it, but Hash values can
+// be searched, so they stay as secret as the key (README, "Security"). The
+// key never leaves the filter: printing shows only that it is keyed, and an
+// encoding records a check value (SipHash of a fixed message) that tells a
+// wrong key and nothing more. kindKeyed keeps keyed filters off the
+// lookup's integer fast path, so unkeyed filters pay nothing for the mode.
 
 // sameKey reports whether two hashers hash with the same key, or neither
 // with one.

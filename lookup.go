@@ -6,18 +6,13 @@ import "unsafe"
 // for the table's probe class in one switch, and the batches (containsBatch)
 // pick assembly or Go once, at start-up, from CPU features (lookup_amd64.go,
 // lookup_arm64.go; haveAsm is a constant false under the purego tag).
-//
-// Single lookups stay in Go: the probe inlines into Contains, and a lookup
-// through an assembly call was slower at every width and size measured.
-// Packed batches locate, prefetch and probe in assembly, with dozens of
-// misses in flight; semi-sorted ones locate and prefetch in assembly and
-// test in Go.
+// Single lookups stay in Go, where the probe inlines into Contains: through
+// an assembly call one was slower at every width and size measured.
 
 // lookup reports whether the filter holds the key of kind k at p (a hash for
-// kindHash): the whole single-key path, hashing included, in one function,
-// so that Contains inlines and a lookup costs one call. Nosplit: its frame
-// is small and fixed and its callees check the stack themselves; the check
-// cost a load and a branch (6.21 -> 6.00 ns, 1M keys, f = 8).
+// kindHash), hashing included, in one function so that Contains inlines and
+// a lookup costs one call. Nosplit: its frame is small and fixed and its
+// callees check the stack (6.21 -> 6.00 ns, 1M keys, f = 8).
 //
 //go:nosplit
 func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
@@ -36,9 +31,7 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 	t := &r.t
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
-	// The fixed classes are probeFixed's switch, written out again so that
-	// a lookup makes no call: hasWords is over the inlining budget, so its
-	// two bodies are repeated here.
+	// probeFixed's switch, written out again: hasWords does not inline.
 	switch t.class {
 	case class8:
 		return has8(t.data, i1, i2, fp)
@@ -60,9 +53,8 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 		b1, v1, b2, v2 := t.layered(h, fp, i1, i2)
 		return t.holds(b1, v1)|t.holds(b2, v2) != 0
 	case classExpNarrow:
-		// classNarrow's test, whose borrow stops at the top fingerprint bit
-		// of a lane: the generation bits above it are not compared
-		// (generations.go), at no cost.
+		// classNarrow's test: its borrow stops at a lane's top fingerprint
+		// bit, so the generation bits above it are not compared.
 		ones := t.lanes.onesLo
 		x1, x2 := t.narrowWord(i1)^uint64(fp)*ones, t.narrowWord(i2)^uint64(fp)*ones
 		return ((x1-ones)&^x1|(x2-ones)&^x2)&t.fpTops != 0
@@ -165,9 +157,8 @@ func (t *table) batchAsm() bool {
 }
 
 // prefetchBuckets brings both buckets of every hash in hs (at most
-// batchChunk) into the cache without waiting for them: with the assembly
-// locating pass, which prefetches, where the CPU has it; otherwise with
-// ordinary loads, which the core overlaps as far as its window allows.
+// batchChunk) into the cache without waiting for them: by the assembly
+// locating pass where the CPU has it, else by loads the core overlaps.
 func prefetchBuckets(t *table, hs []uint64) {
 	if t.batchAsm() {
 		prefetchBucketsAsm(t, hs)
@@ -224,9 +215,8 @@ func containsEach(t *table, hs []uint64, found []bool) int {
 }
 
 // containsExpiring is containsBatch for an expiring table, whose slots the
-// batch probes would compare whole: a chunk's buckets are fetched first
-// (the assembly locating pass prefetches them where the CPU has it), then
-// each key takes lookup's probe.
+// batch probes would compare whole: a chunk's buckets are fetched first,
+// then each key takes lookup's probe.
 func containsExpiring(t *table, hs []uint64, found []bool) int {
 	r := reader{t: *t}
 	n := 0

@@ -18,9 +18,8 @@ type probeScratch struct {
 }
 
 // containsBatchAsm is containsBatch with the assembly locating pass (and,
-// packed, probe), pipelined a chunk deep: while chunk k is probed, chunk
-// k+1's buckets are located and prefetched, so a chunk's misses are always
-// in flight.
+// packed, probe), pipelined a chunk deep so that a chunk's misses are in
+// flight while the one before is probed.
 func containsBatchAsm(t *table, hs []uint64, found []bool) int {
 	if len(hs) == 0 {
 		return 0
@@ -55,9 +54,8 @@ func prefetchBucketsAsm(t *table, hs []uint64) {
 }
 
 // probeLocated tests a located chunk of len(found) keys, writes found and
-// returns how many were found. Semi-sorted buckets are tested in Go: the
-// locating pass has already prefetched them, which is what the assembly
-// adds; decoding stays in the generic code.
+// returns how many were found. Semi-sorted buckets, already prefetched, are
+// decoded in Go.
 func probeLocated(t *table, s *probeScratch, found []bool) int {
 	if t.layout != Packed {
 		return probeSortedAt(t, s, found)

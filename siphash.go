@@ -6,16 +6,13 @@ import (
 	"unsafe"
 )
 
-// sipHasher is SipHash-2-4 with a 128-bit key, the keyed pseudo-random
-// function for untrusted keys (Aumasson and Bernstein, "SipHash: a fast
-// short-input PRF", INDOCRYPT 2012). Written from the paper; the tests check
-// it against the reference implementation's 64 published vectors.
-//
-// 2-4, not 1-3: Hash values leave the process, so an attacker may see
-// outputs for chosen inputs, where only 2-4 claims PRF security; 1-3 would
-// save about 4 ns of a 28 ns keyed lookup (bench/RESULTS.md). Its methods
-// mirror hasher's. fmt's %v would print its key words: keep it behind a
-// pointer (keyRef).
+// sipHasher is SipHash-2-4 with a 128-bit key (Aumasson and Bernstein,
+// "SipHash: a fast short-input PRF", INDOCRYPT 2012), checked against the
+// reference implementation's 64 published vectors. 2-4, not 1-3: Hash
+// values leave the process, so an attacker may see outputs for chosen
+// inputs, where only 2-4 claims PRF security (1-3 would save about 4 ns of
+// a 28 ns keyed lookup, bench/RESULTS.md). fmt's %v would print its key
+// words: keep it behind a pointer (keyRef).
 type sipHasher struct {
 	k0, k1 uint64 // the key, as two little-endian words
 }
@@ -49,8 +46,7 @@ func sipRound(v0, v1, v2, v3 uint64) (uint64, uint64, uint64, uint64) {
 
 // u64 is bytes of the 8 little-endian bytes of v: the word v, then the last
 // word, which holds only the length, 8, in its top byte. Every round is
-// written out so that the compiler inlines them all: calls between rounds
-// cost more than a round.
+// written out so that all inline: a call costs more than a round.
 func (s *sipHasher) u64(v uint64) uint64 {
 	v0, v1, v2, v3 := s.initial()
 	v3 ^= v

@@ -9,10 +9,9 @@ import (
 
 // Printing shows what a filter is, never what it holds: Format sends every
 // verb to String or GoString, so no verb prints the seed, the PRNG state or
-// the table. Filter's methods have pointer receivers (a value receiver would
-// be a copy, which vet reports), so a Filter reached by value prints its
-// fields, the seed and table but never the key (behind hasher.secret);
-// structs hold a *Filter. A View may be copied: value receivers.
+// the table. Filter's methods have pointer receivers (vet reports a copied
+// Filter), so a Filter reached by value prints its fields, though never
+// the key (behind hasher.secret). A View may be copied: value receivers.
 
 // String describes the filter in one line, for example
 //
