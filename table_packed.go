@@ -60,11 +60,10 @@ func (s *shape) packedMatch(lo, hi uint64, v uint32) (mlo, mhi uint64) {
 }
 
 // packedSplit is split for the packed layout: each child takes its values
-// in the parent's slot order, from its slot 0 on. The slots are taken off
-// the bottom by constant shifts and put into each child from the last one
-// down, each shifting the child up by a slot, so that no shift count
-// varies with a slot's position (with or128 and bits128 at k*f, a
-// growable insert took 4 instructions more, f = 13, bench/icount grow).
+// in the parent's slot order, from its slot 0 on. Slots are moved by
+// constant shifts, none varying with a slot's position (4 instructions
+// less a growable insert than or128 and bits128 at k*f, f = 13,
+// bench/icount grow).
 func (s *shape) packedSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
 	f, nf := s.f&63, n.f&63 // 4 <= f <= 32: the masks spare the shifts' checks
 	var v [slotsPerBucket]uint64
@@ -97,13 +96,11 @@ func (s *shape) packedInsert(lo, hi uint64, v uint32) (uint64, uint64, bool) {
 }
 
 // packedFree is the bit offset of the bucket's lowest empty slot, if it has
-// one: where a packed insert puts its value, which table.add and
-// ctable.addTo store alone, the other slots' bits untouched (through
-// insertInto and setBucket, a growable insert took 7 instructions more, a
-// growable concurrent one 180, an expiring concurrent one 21, f = 13,
-// bench/icount grow, conc grow, conc gen).
+// one, where table.add and ctable.addTo store a value alone (a growable
+// concurrent insert took 180 instructions more through insertInto and
+// setBucket, f = 13, bench/icount conc grow).
 func (s *shape) packedFree(lo, hi uint64) (uint64, bool) {
-	var mlo, mhi uint64 // packedMatch(lo, hi, 0), whose call took a growable insert 3 instructions
+	var mlo, mhi uint64 // packedMatch(lo, hi, 0) written out: 3 instructions an insert
 	if s.f <= 16 {
 		mlo = s.lanes.zero64(lo)
 	} else {
@@ -115,10 +112,9 @@ func (s *shape) packedFree(lo, hi uint64) (uint64, bool) {
 	return s.firstSlot(mlo, mhi), true
 }
 
-// The insert fast paths (insert.go, concurrent.go) and the walks of narrow
-// packed tables test and fill slots with the three functions below, on a
-// bucket read as narrowWord, rather than decode and encode it: they are
-// what those paths cost (bench/RESULTS.md, "One bucket codec").
+// The insert fast paths and the walks of narrow packed tables test and fill
+// slots with the functions below, on a bucket read as narrowWord, rather
+// than decode and encode it (bench/RESULTS.md, "One bucket codec").
 
 // freeMarks marks the empty slots of a packed bucket with f <= 16, given as
 // narrowWord: the top bit of the lowest empty slot's lane, exactly (the
