@@ -84,10 +84,9 @@ func (b *keyBatch) add(n int, err error) { b.n, b.err = b.n+n, err }
 // more reports whether the batch goes on with the keys from off on, of n.
 func (b *keyBatch) more(off, n int) bool { return off < n && b.err == nil }
 
-// hashedBlock hashes the first hashBlock keys (or all, if fewer), keys of
-// the given kind hashed by h, into b.hs and returns their hashes. A
-// function value for the insert, which would let the two InsertBatch
-// methods share their loop too, makes b.hs escape: an allocation a call.
+// hashedBlock hashes the first hashBlock keys (or all, if fewer) of the
+// given kind with h into b.hs and returns their hashes. The insert is not
+// a function value here, which would make b.hs escape: an allocation a call.
 func hashedBlock[T Hashable](b *keyBatch, h *hasher, kind keyKind, keys []T) []uint64 {
 	keys = keys[:min(len(keys), hashBlock)]
 	hashKeys(h, kind, keys, b.hs[:])
@@ -103,10 +102,9 @@ func (f *Filter[T]) InsertHashBatch(hashes []uint64) (int, error) {
 }
 
 // insertHashes inserts hs in order and returns how many went in, stopping
-// at the first error. It works a chunk of keys at a time, two chunks deep:
-// while it inserts chunk k, the buckets of chunk k+2 are being fetched,
-// and for the keys of chunk k+1 whose two buckets are both full, the
-// buckets their displacement walk will look at first (walkAhead).
+// at the first error. While it inserts chunk k, chunk k+2's buckets are
+// being fetched, and for chunk k+1 the first buckets of the walks of keys
+// whose two buckets are full (walkAhead).
 func (c *core) insertHashes(hs []uint64) (int, error) {
 	chunk := func(k int) []uint64 {
 		off := min(k*batchChunk, len(hs))
@@ -153,17 +151,16 @@ func walkPrefetchSize(l3 int) int {
 }
 
 // walkAhead reports whether insertHashes prefetches walks: with the
-// assembly's prefetch, for a large fixed table whose buckets are one word
-// (probeClass.oneWord: packed f <= 16, semi-sorted 5 <= f <= 16).
+// assembly's prefetch, for a large fixed table whose buckets are one word.
 func (c *core) walkAhead() bool {
 	t := &c.t
 	return t.batchAsm() && t.class.oneWord() && len(t.data) >= walkPrefetchMin
 }
 
 // prefetchWalks prefetches, for each hash of hs (at most batchChunk) whose
-// two buckets are full, the buckets its walk's first step reads (the other
-// buckets of the fingerprints in both). It only reads: a bucket changed by
-// the time the key goes in costs a wasted prefetch.
+// two buckets are full, the other buckets of the fingerprints in both,
+// which its walk's first step reads. It only reads: a bucket changed by the
+// time the key goes in costs a wasted prefetch.
 func prefetchWalks(t *table, hs []uint64) {
 	var offs [2 * slotsPerBucket * batchChunk]uint64
 	n := 0

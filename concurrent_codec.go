@@ -9,8 +9,8 @@ import (
 // Decoding into a ConcurrentFilter, its text encoding, Clone and Merge.
 //
 // The decoders replace the whole filter, hash and Config included, so like
-// any value given to an Unmarshal it must not be in use meanwhile: they load
-// a filter before it is shared. Clone and Merge are safe for concurrent use.
+// any value given to an Unmarshal it must not be in use meanwhile. Clone and
+// Merge are safe for concurrent use.
 
 // UnmarshalBinary is Filter.UnmarshalBinary, also on a zero
 // ConcurrentFilter (a keyed encoding needs one made with its Key). It must

@@ -5,10 +5,10 @@ import (
 	"unsafe"
 )
 
-// Queries straight from an encoding, without a View (an allocation an
-// open), for code that probes many filters once each, such as a storage
-// engine's filter blocks. A compact encoding is probed without building a
-// table: its trailer gives a shared shape, and probeFixed tests its bytes.
+// Queries straight from an encoding, without a View's allocation, for code
+// that probes many filters once each, such as a storage engine's filter
+// blocks: a compact encoding's trailer gives a shared shape, and
+// probeFixed tests its bytes without building a table.
 
 // ContainsEncoded reports whether the filter encoded in data may hold key:
 // Contains of NewViewUnverified(data), reading the table where it lies.
@@ -35,8 +35,7 @@ func ContainsHashEncoded(data []byte, h uint64) (bool, error) {
 // containsEncoded is ContainsEncoded for the key of kind k at p (for
 // kindHash, the hash, which matches every family). The common case, a
 // compact encoding of the default seed, is tested here from one load of its
-// 8-byte trailer, with no call but the hash and the probe; every other
-// case, and every error, goes to containsOther.
+// 8-byte trailer, with no call but the hash and the probe.
 func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	n := uint64(len(data))
 	// A compact encoding is at least 9 bytes: its version, then a last
@@ -120,9 +119,8 @@ func containsOther(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	return shapeOf(h.layout, h.f).probeFixed(data[1:], h.m, hs.key(k, p)), nil
 }
 
-// containsHeaded is containsEncoded for an encoding with a header: it
-// decodes the header and looks up in a reader of its table. Apart, so that
-// the compact path does not carry a reader in its frame.
+// containsHeaded is containsEncoded for an encoding with a header, apart so
+// that the compact path does not carry a reader in its frame.
 func containsHeaded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	h, t, err := decode(data, k, checkHeader, nil)
 	if err != nil {

@@ -37,10 +37,9 @@ type Filter[T Hashable] struct {
 	c core
 }
 
-// noCopy makes go vet's copylocks check report a copied Filter, as it
-// reports a copied sync.Mutex: vet treats a struct whose pointer has Lock
-// and Unlock methods as a lock. It takes no space, and as the first field
-// it leaves the offsets of the fields after it unchanged.
+// noCopy makes go vet's copylocks check report a copied Filter: vet treats
+// a struct whose pointer has Lock and Unlock methods as a lock. It takes no
+// space, as the first field.
 type noCopy struct{}
 
 // Lock is a no-op that copylocks looks for.

@@ -6,7 +6,7 @@ import "runtime"
 // every platform: SWAR tests of all slots of both buckets at once.
 
 // containsGeneric reports whether the table holds the fingerprint of hash h
-// in either of its buckets, for both layouts.
+// in either of its buckets, for both layouts: the tests' reference.
 func containsGeneric(t *table, h uint64) bool {
 	fp, i1 := t.locate(h)
 	return containsAt(t, i1, t.alt(i1, fp), fp)
@@ -43,9 +43,8 @@ func touchBuckets(t *table, hs []uint64) {
 	runtime.KeepAlive(x) // the loads are the point: keep them
 }
 
-// containsChunk probes up to batchChunk hashes in two passes: the first
-// locates every bucket pair and issues the loads, which miss the cache
-// independently of each other; the second tests the loaded words.
+// containsChunk probes up to batchChunk hashes, loading every bucket pair
+// before testing any, so that the loads miss the cache independently.
 func containsChunk(t *table, hs []uint64, found []bool) int {
 	var fps [batchChunk]uint32
 	var i1s, i2s [batchChunk]uint64
