@@ -337,7 +337,6 @@ func (f *ConcurrentFilter[T]) describe(name string) string {
 	return r.summary(name)
 }
 
-// hash is the hash of the key of the filter's kind at p.
 func (c *concurrent) hash(p unsafe.Pointer) uint64 { return c.h.key(c.kind, p) }
 
 // lookup reports whether the filter may hold the key of kind k at p (a hash

@@ -104,7 +104,6 @@ func (s *ctable) stripe(b uint64) *atomic.Uint64 {
 	return (*atomic.Uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.seq)), (b&s.smask)*8))
 }
 
-// version loads the version of bucket b's stripe.
 func (s *ctable) version(b uint64) uint64 { return s.stripe(b).Load() }
 
 // join returns the 64 bits from bit sh (0..63) of the word pair (w0, w1);

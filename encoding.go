@@ -122,7 +122,6 @@ func (h *header) checksumLen() uint64 {
 	return checksumSize
 }
 
-// encodedSize is the size of the whole encoding.
 func (h *header) encodedSize() uint64 { return h.size() + h.tableSize() + h.checksumLen() }
 
 // put writes the header of an encoding with a header into b.

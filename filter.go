@@ -183,7 +183,6 @@ func (f *Filter[T]) SizeBytes() int { return len(f.c.t.data) }
 // EstimatedFalsePositiveRate is Contains's expected rate at the current load.
 func (f *Filter[T]) EstimatedFalsePositiveRate() float64 { return f.c.estimatedFPR() }
 
-// hash is the hash of the key of the reader's kind at p.
 func (c *reader) hash(p unsafe.Pointer) uint64 { return c.h.key(c.kind, p) }
 
 // hashKeyOf is Hash of key by r, or for a zero Filter or View, which has no

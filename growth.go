@@ -222,7 +222,6 @@ func (t *table) doubleNarrow(n *table) {
 	}
 }
 
-// canGrow reports whether the table has doublings left.
 func (t *table) canGrow() bool { return t.k < t.g }
 
 // stageCapacity is how many items the table takes before a growable filter
@@ -292,7 +291,6 @@ func (c *core) insertGrowing(x *placedKey, failed bool) error {
 	}
 }
 
-// grow doubles a growable filter's table.
 func (c *core) grow() { c.t = c.t.double() }
 
 // insertGrown is insertGrowing for the key of hash h, which has just failed

@@ -189,7 +189,6 @@ func ProbeImplementation() string {
 	return asmName()
 }
 
-// containsHash is lookup for a hash.
 func (r *reader) containsHash(h uint64) bool { return r.lookup(kindHash, unsafe.Pointer(&h)) }
 
 // containsNone is a batch's answer for n keys from a zero filter: none.
