@@ -7,32 +7,29 @@ package cuckoo
 //
 // Growth (Config.MaxCapacity above Capacity) doubles a filter in place
 // without its keys, keeping every key, its false-positive rate, and lookups
-// of two buckets. The table for MaxCapacity has M = m0 * 2^g buckets; stage
-// 0 has m0, and each doubling (stage k to k+1) doubles them, up to stage g.
-// A key's hash gives an f-bit fingerprint fp and a base bucket i1 in
-// [0, m0), as for a fixed filter, and g layer bits L. At stage k its first
-// bucket is
+// of two buckets. Stage k, 0 to g, has m0 * 2^k buckets. A key's hash gives
+// an f-bit fingerprint fp and a base bucket i1 in [0, m0), as for a fixed
+// filter, and g layer bits L. At stage k its first bucket is
 //
 //	B1 = i1*2^k + L>>(g-k)
 //
-// and the g-k layer bits that no index holds yet are kept in the slot
-// above the fingerprint: a slot has f+g-k bits, fp | (L mod 2^(g-k)) << f.
+// and the g-k layer bits no index holds yet are kept above the fingerprint:
+// a slot has f+g-k bits, fp | (L mod 2^(g-k)) << f.
 //
-// The second bucket has base alt(i1, fp) on m0 buckets and layer bits
-// L2 = L ^ H(fp), so displacements move load between layers, which would
-// otherwise fill unevenly. A slot keeps the layer bits of its own bucket,
-// so one rule serves both: in bucket B = i*2^k + l, v = fp | r<<f has layer
-// l<<(g-k) | r, and its other place is base alt(i, fp) with that layer ^
-// H(fp): an involution without fixed points, as alt is.
+// The second bucket has base alt(i1, fp) and layer bits L2 = L ^ H(fp), so
+// that displacements move load between layers, which would otherwise fill
+// unevenly. A slot keeps its own bucket's layer bits, so one rule serves
+// both: in bucket B = i*2^k + l, v = fp | r<<f has layer l<<(g-k) | r, and
+// its other place is base alt(i, fp) with that layer ^ H(fp), an
+// involution without fixed points, as alt is.
 //
-// Doubling: bucket B of stage k becomes 2B and 2B+1, each slot going by
-// its top layer bit, which it loses; four slots split between two buckets,
-// so nothing overflows and a doubling is one pass over the table. A lookup
-// at stage k compares f+g-k bits, so the rate is at most that of f bits:
-// the configured one at every stage. At stage g it is a fixed filter for
-// MaxCapacity. L is the top g bits of the low 32 bits of locate's
-// fingerprint product, uniform over the fingerprint's share of the hashes:
-// that needs f+g <= 32, also the widest slot.
+// Doubling: bucket B of stage k becomes 2B and 2B+1, each slot going by its
+// top layer bit, which it loses; four slots split between two buckets, so
+// nothing overflows and a doubling is one pass. A lookup at stage k
+// compares f+g-k bits, so the rate is at most the configured one at every
+// stage. L is the top g bits of the low 32 bits of locate's fingerprint
+// product, uniform over the fingerprint's share of the hashes: that needs
+// f+g <= 32, also the widest slot.
 
 // locate derives the fingerprint and the first bucket (for a growable table
 // the base bucket, in [0, m0)) from disjoint halves of a hash: the bucket

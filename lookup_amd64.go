@@ -20,10 +20,9 @@ var (
 	useWideAsm  = hasWideAsm
 )
 
-// avx512Throttles reports a CPU on which 512-bit multiplies lower the clock
-// of the whole core for milliseconds (Intel Skylake-SP and Cascade Lake),
-// which x/sys/cpu cannot tell: there the AVX2 code is used. Intel's cores
-// since Ice Lake, which added AVX512-IFMA, and AMD's (Zen 4 on) do not.
+// avx512Throttles reports a CPU on which 512-bit multiplies lower the
+// core's clock for milliseconds (Intel before Ice Lake, which added
+// AVX512-IFMA), which x/sys/cpu cannot tell: there the AVX2 code is used.
 func avx512Throttles() bool {
 	return cpuid.CPU.VendorID == cpuid.Intel && !cpuid.CPU.Supports(cpuid.AVX512IFMA)
 }
