@@ -384,3 +384,6 @@ func goCommand(t *testing.T, name, main string, args ...string) *exec.Cmd {
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	return cmd
 }
+
+// newTable is an empty fixed table of m buckets of f-bit fingerprints.
+func newTable(m uint64, f uint, layout Layout) table { return newStage(m, f, 0, 0, layout) }

@@ -215,9 +215,6 @@ func classify(layout Layout, f uint) probeClass {
 	return classNarrow
 }
 
-// newTable is an empty fixed table of m buckets of f-bit fingerprints.
-func newTable(m uint64, f uint, layout Layout) table { return newStage(m, f, 0, 0, layout) }
-
 // newStage is an empty table of m0<<k buckets whose slots hold fbits-bit
 // fingerprints and g-k layer bits: stage k of a growable table (growth.go).
 func newStage(m0 uint64, fbits, g, k uint, layout Layout) table {
