@@ -7,23 +7,30 @@ import (
 	"testing"
 )
 
-// TestKickSameWalk checks kickNarrow and kickSemi against kickWalk,
+// TestKickSameWalk checks kickNarrow, kickSemi and kickExpSemi against kickWalk,
 // the walk for any table: from the same table and PRNG state, every
 // displacement must give the same result, the same bytes and the same PRNG
 // state, for every width and layout they serve, for walks that succeed and
 // walks that fail and are undone (MaxKicks 3). kickNarrow also serves
 // growable packed tables, as does kickGrownWide for their slots of 17 to
 // 32 bits: they are checked at their first two stages (at the second a
-// value moves between layers).
+// value moves between layers). kickNarrow and kickExpSemi serve expiring
+// tables of slots of at most 16 bits, whose values carry random
+// generations.
 func TestKickSameWalk(t *testing.T) {
 	if raceEnabled {
 		// One goroutine, nothing for the race detector to see, and six
 		// minutes under it: the tests without -race run it whole.
 		t.Skip("single-goroutine comparison; run without -race")
 	}
-	forEachLayout(t, func(t *testing.T, layout Layout) { testKickSameWalk(t, layout, false, 0) })
+	forEachLayout(t, func(t *testing.T, layout Layout) { testKickSameWalk(t, layout, false, 0, 0) })
 	for stage := range uint(2) {
-		t.Run(fmt.Sprintf("Packed/growable/stage=%d", stage), func(t *testing.T) { testKickSameWalk(t, Packed, true, stage) })
+		t.Run(fmt.Sprintf("Packed/growable/stage=%d", stage), func(t *testing.T) { testKickSameWalk(t, Packed, true, stage, 0) })
+	}
+	for _, gens := range []uint{2, 4, 16, 256} { // 1 to 8 generation bits: with 8, the prefix holds none of the fingerprint
+		t.Run(fmt.Sprintf("gens=%d", gens), func(t *testing.T) {
+			forEachLayout(t, func(t *testing.T, layout Layout) { testKickSameWalk(t, layout, false, 0, gens) })
+		})
 	}
 }
 
@@ -34,7 +41,7 @@ func TestKickSameWalk(t *testing.T) {
 // stage 0.
 var shortWidths = map[int]bool{4: true, 14: true, 15: true, 16: true, 22: true, 30: true}
 
-func testKickSameWalk(t *testing.T, layout Layout, growable bool, stage uint) {
+func testKickSameWalk(t *testing.T, layout Layout, growable bool, stage, gens uint) {
 	// A specialised walk that strays from kickWalk does so on the first
 	// walks that take the wrong step, succeeding or failing. With -short a
 	// table of 1000 keys is full after about 200 walks, so its 400 walks
@@ -44,7 +51,7 @@ func testKickSameWalk(t *testing.T, layout Layout, growable bool, stage uint) {
 	if testing.Short() {
 		capacity, maxWalks = 1000, 400
 	}
-	widths := 16
+	widths := 16 - int(genBits(gens)) // the specialised walks' slots: at most 16 bits
 	if growable {
 		widths = 30 // and two layer bits
 	}
@@ -53,7 +60,7 @@ func testKickSameWalk(t *testing.T, layout Layout, growable bool, stage uint) {
 			continue
 		}
 		for _, kicks := range []int{3, 500} {
-			cfg := Config{Capacity: capacity, FingerprintBits: fb, Layout: layout, MaxKicks: kicks, Seed: uint64(fb)}
+			cfg := Config{Capacity: capacity, FingerprintBits: fb, Layout: layout, MaxKicks: kicks, Seed: uint64(fb), Generations: int(gens)}
 			if growable {
 				cfg.MaxCapacity = 4 * cfg.Capacity // two layer bits: slots of fb+2-stage bits
 			}
@@ -66,6 +73,9 @@ func testKickSameWalk(t *testing.T, layout Layout, growable bool, stage uint) {
 					t.Fatalf("f=%d: growable table of class %d at stage %d", fb, f.c.t.class, f.c.t.k)
 				}
 			}
+			if want := [2]probeClass{classExpNarrow, classExpSemi}[layout&1]; gens != 0 && f.c.t.class != want {
+				t.Fatalf("f=%d: expiring table of class %d, want %d", fb, f.c.t.class, want)
+			}
 			g := f.Clone()
 			rng := rand.New(rand.NewPCG(uint64(fb), uint64(kicks)))
 			var path, gpath [kickStackSteps / 4]byte
@@ -73,6 +83,10 @@ func testKickSameWalk(t *testing.T, layout Layout, growable bool, stage uint) {
 			for f.LoadFactor() < 0.97 && walks < maxWalks {
 				h := rng.Uint64()
 				b1, v1, b2, v2 := f.c.t.place(h)
+				if gens != 0 { // the key stored in a random generation
+					v1 = f.c.t.expiringValue(v1, uint(rng.IntN(int(gens))))
+					v2 = v1
+				}
 				if f.c.t.add2(b1, v1, b2, v2) {
 					g.c.t.add2(b1, v1, b2, v2)
 					f.c.count++
@@ -89,6 +103,8 @@ func testKickSameWalk(t *testing.T, layout Layout, growable bool, stage uint) {
 					ok = f.c.kickGrownNarrow(path[:], b1, v1, b2, v2)
 				case layout == Packed:
 					ok = f.c.kickNarrow(path[:], b1, b2, v1)
+				case gens != 0:
+					ok = f.c.kickExpSemi(path[:], b1, b2, v1)
 				default:
 					ok = f.c.kickSemi(path[:], b1, b2, v1)
 				}
