@@ -255,6 +255,36 @@ func testExpiringModel(t *testing.T, cfg Config, m *expiringModel, steps int) {
 	}
 }
 
+// TestExpiringDuplicates checks ErrTooManyDuplicates in an expiring table:
+// eight copies of a key, stored in generations 1 to 3, fill its two
+// buckets, and a ninth insert fails at once, the table and the PRNG
+// untouched: slot 0 holds a generation's bits, which the test ignores.
+func TestExpiringDuplicates(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		for _, c := range []struct{ f, gens int }{{4, 4}, {13, 4}, {13, 16}, {8, 256}, {28, 4}} {
+			f := mustNew[string](t, Config{Capacity: 100, FingerprintBits: c.f, Layout: layout, Generations: c.gens})
+			for i := range 2 * slotsPerBucket {
+				if i%3 == 0 {
+					f.Advance() // copies in generations 1, 2 and 3, all live
+				}
+				if err := f.Insert("dup"); err != nil {
+					t.Fatalf("f=%d G=%d: copy %d: %v", c.f, c.gens, i+1, err)
+				}
+			}
+			rng, before := f.c.rng, bytes.Clone(f.c.t.data)
+			if err := f.Insert("dup"); !errors.Is(err, ErrTooManyDuplicates) {
+				t.Fatalf("f=%d G=%d: copy 9: %v, want ErrTooManyDuplicates", c.f, c.gens, err)
+			}
+			if f.c.rng != rng || !bytes.Equal(before, f.c.t.data) {
+				t.Fatalf("f=%d G=%d: the ninth copy displaced fingerprints", c.f, c.gens)
+			}
+			if got := f.Count("dup"); got != 2*slotsPerBucket {
+				t.Fatalf("f=%d G=%d: Count = %d", c.f, c.gens, got)
+			}
+		}
+	})
+}
+
 // TestExpiredKeysRate measures the rate of "present" answers for keys that
 // have expired against that for keys never inserted, at the same load: an
 // expired key's slot is cleared, so the two must agree within their

@@ -155,7 +155,8 @@ type shape struct {
 type probeClass uint8
 
 // Their order is relied on by packedNarrow, oneWord, wordProbe, byWords and
-// wordBuckets.
+// wordBuckets; insertExpiring's slot-0 test takes every expiring class but
+// classExpiring to have one-word buckets.
 const (
 	class8           probeClass = iota // packed, f = 8: buckets of 4 bytes
 	class16                            // packed, f = 16: buckets of 8 bytes
@@ -714,4 +715,15 @@ func (t *table) slot0Is(i uint64, v uint32) bool {
 		b, m = b>>semiCodeBits, uint64(t.lowMask)
 	}
 	return (b^uint64(v))&m == 0
+}
+
+// expiringSlot0Is is slot0Is for the expiring tables of one-word buckets
+// (classExpNarrow, classExpSemi): whether slot 0's fingerprint bits could
+// be fp's, whatever its generation.
+func (t *table) expiringSlot0Is(i uint64, fp uint32) bool {
+	b, m := t.narrowWord(i), t.fpMask
+	if t.class == classExpSemi { // the smallest slot: its low part's fingerprint bits
+		b, m = b>>semiCodeBits, t.semiFp&uint64(t.lowMask)
+	}
+	return (b^uint64(fp))&m == 0
 }
