@@ -33,6 +33,13 @@ func (c *core) insertExpiring(h uint64) error {
 		c.count++
 		return nil
 	}
+	return c.insertExpiringFull(i1, i2, fp, v)
+}
+
+// insertExpiringFull is insertExpiring once buckets i1 and i2 are known to
+// be full, for fingerprint fp stored as v.
+func (c *core) insertExpiringFull(i1, i2 uint64, fp, v uint32) error {
+	t := &c.t
 	// Eight copies of fp, of any generations: no displacement can help.
 	// Such a bucket has fp in slot 0, which other keys' full buckets give
 	// rarely (once in 2^11, semi-sorted, f = 13, G = 4): the test spares
@@ -48,6 +55,21 @@ func (c *core) insertExpiring(h uint64) error {
 	}
 	c.count++
 	return nil
+}
+
+// insertExpSemi is insertExpiring for classExpSemi, which core.insert
+// calls: the class tests and the other cases left out, an insert took 404
+// instructions instead of 407 (bench/icount, 1M keys, f = 13, G = 4).
+func (c *core) insertExpSemi(h uint64) error {
+	t := &c.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	v := t.expiringValue(fp, c.gen)
+	if t.semiAdd2(i1, i2, v) {
+		c.count++
+		return nil
+	}
+	return c.insertExpiringFull(i1, i2, fp, v)
 }
 
 // insertUniqueExpiring is InsertUnique for an expiring table: a key already

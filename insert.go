@@ -67,6 +67,9 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 		return c.insertFull(i1, fp, i2, fp)
 	}
 	if t.genBits != 0 {
+		if t.class == classExpSemi {
+			return c.insertExpSemi(h)
+		}
 		return c.insertExpiring(h)
 	}
 	return c.insertSlow(h)
