@@ -491,8 +491,9 @@ func (s *shape) match(lo, hi uint64, v uint32) (mlo, mhi uint64) {
 }
 
 // roomIn reports whether the bucket has an empty slot: semi-sorted, slot 0
-// is (semiFree; through semiMatch the semi-sorted expiring walk took 61
-// instructions more an insert, f = 13, bench/icount).
+// is (semiFree; through semiMatch kickWalk took 61 instructions more an
+// insert, f = 13, bench/icount, when it served the semi-sorted expiring
+// tables).
 func (s *shape) roomIn(lo, hi uint64) bool {
 	if s.layout == SemiSorted {
 		return s.semiFree(lo)
@@ -581,7 +582,8 @@ func (s *shape) canonical(lo, hi uint64) bool {
 // bucketSlots returns the four values of bucket i, as decode orders them.
 // A one-word bucket is read by narrowWord, which inlines where bucketAt
 // does not: with decode's narrow case, 9 instructions less an insert for
-// the semi-sorted expiring walk (f = 13, bench/icount).
+// kickWalk on a semi-sorted expiring table (f = 13, bench/icount), before
+// kickExpSemi took those.
 func (t *table) bucketSlots(i uint64) [4]uint32 {
 	if t.f <= 16 {
 		return t.decode(t.narrowWord(i), 0)
