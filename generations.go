@@ -9,15 +9,16 @@ import "math/bits"
 // under g = ceil(log2 G) generation bits, id (0..G-1, cycling) the
 // generation the key was stored in or last refreshed in (InsertUnique). The
 // fingerprint alone decides where a key lives: alt and a displacement take
-// it from below the generation bits (fpMask: table.other, kickNarrow), and
-// a displacement moves whole slots, generation and all. A lookup compares
-// the fingerprint bits of a slot and ignores the generation bits, which
-// are in the same load: a packed table of slots of <= 16 bits
-// (classExpNarrow) takes classNarrow's test with the borrow stopped at the
-// top fingerprint bit of each lane (fpTops), the same instructions; a
-// semi-sorted one masks the decoded prefixes and the low parts
-// (expiringLows). The false-positive rate is that of f bits at the same
-// load, since no expired slot is left for a lookup to match.
+// it from below the generation bits (fpMask: table.other, kickNarrow,
+// kickExpSemi), and a displacement moves whole slots, generation and all.
+// A lookup compares the fingerprint bits of a slot and ignores the
+// generation bits, which are in the same load: a packed table of slots of
+// <= 16 bits (classExpNarrow) takes classNarrow's test with the borrow
+// stopped at the top fingerprint bit of each lane (fpTops), the same
+// instructions; a semi-sorted one of G <= 16 (classExpSemi) masks the
+// generation bits off the decoded prefixes (expiringLows). The false-positive rate is
+// that of f bits at the same load, since no expired slot is left for a
+// lookup to match.
 //
 // Advance clears every slot of the generation it reuses in one pass over
 // the table, eagerly, so that Len counts live keys, inserts reuse the
