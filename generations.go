@@ -16,9 +16,9 @@ import "math/bits"
 // <= 16 bits (classExpNarrow) takes classNarrow's test with the borrow
 // stopped at the top fingerprint bit of each lane (fpTops), the same
 // instructions; a semi-sorted one of G <= 16 (classExpSemi) masks the
-// generation bits off the decoded prefixes (expiringLows). The false-positive rate is
-// that of f bits at the same load, since no expired slot is left for a
-// lookup to match.
+// generation bits off the decoded prefixes (expiringLows). The
+// false-positive rate is that of f bits at the same load, since no expired
+// slot is left for a lookup to match.
 //
 // Advance clears every slot of the generation it reuses in one pass over
 // the table, eagerly, so that Len counts live keys, inserts reuse the

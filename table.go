@@ -724,8 +724,8 @@ func (t *table) slot0Is(i uint64, v uint32) bool {
 // be fp's, whatever its generation.
 func (t *table) expiringSlot0Is(i uint64, fp uint32) bool {
 	b, m := t.narrowWord(i), t.fpMask
-	if t.class == classExpSemi { // the smallest slot: its low part's fingerprint bits
-		b, m = b>>semiCodeBits, t.semiFp&uint64(t.lowMask)
+	if t.class == classExpSemi { // the smallest slot: its low part, all fingerprint bits
+		b, m = b>>semiCodeBits, uint64(t.lowMask)
 	}
 	return (b^uint64(fp))&m == 0
 }
