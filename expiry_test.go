@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"slices"
@@ -613,6 +614,11 @@ func FuzzExpiring(f *testing.F) {
 	})
 }
 
+// expiringLog sets BenchmarkExpiring's key count, 2^expiringLog: 1M by
+// default, the size; 16 (a table in L2) and 24 (far past the L3)
+// tell the cost of the table's bytes from that of its code.
+var expiringLog = flag.Int("expiring.log", 20, "BenchmarkExpiring's filters hold 2^expiring.log keys")
+
 // BenchmarkExpiring compares an expiring filter (G = 4) with a plain one of
 // the same width, f = 13, at 1M keys, side by side:
 //
@@ -625,7 +631,7 @@ func FuzzExpiring(f *testing.F) {
 // Advance clears a generation of a full filter (a quarter of its keys,
 // refilled between calls, untimed), reported per call and per bucket.
 func BenchmarkExpiring(b *testing.B) {
-	const n = 1 << 20
+	n := 1 << *expiringLog
 	keys := benchKeys[uint64](n, 0)
 	for _, layout := range layouts {
 		for _, gens := range []int{0, 4, -15} { // -15: a plain filter of 15-bit slots, the bytes of G = 4
