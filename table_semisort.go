@@ -23,9 +23,11 @@ const (
 // 12-bit index needs no bounds check. 8 KiB, shared by every filter.
 var semiDecode [1 << semiCodeBits]uint16
 
-// semiEncLo[a<<4|b] + semiEncHi[c<<4|d] is semiEncode(a, b, c, d): the
+// semiEncLo[b<<4|a] + semiEncHi[d<<4|c] is semiEncode(a, b, c, d): the
 // four terms of the combinatorial number system summed two by two, so that
-// encoding takes two loads. 1 KiB, shared by every filter.
+// encoding takes two loads. They are indexed in semiDecode's nibble order,
+// so that a decoded bucket's nibbles encode with no shuffle (semiEncodeNibbles).
+// 1 KiB, shared by every filter.
 var semiEncLo, semiEncHi [256]uint16
 
 func init() {
@@ -39,8 +41,8 @@ func init() {
 	}
 	for x := range uint32(16) {
 		for y := range uint32(16) {
-			semiEncLo[x<<4|y] = choose[0][x] + choose[1][y+1]
-			semiEncHi[x<<4|y] = choose[2][x+2] + choose[3][y+3]
+			semiEncLo[y<<4|x] = choose[0][x] + choose[1][y+1]
+			semiEncHi[y<<4|x] = choose[2][x+2] + choose[3][y+3]
 		}
 	}
 	for a := range uint32(16) {
@@ -58,7 +60,13 @@ func init() {
 // strictly increasing sequence (a, b+1, c+2, d+3) in the combinatorial number
 // system, which numbers the 3876 multisets 0..3875 with no gaps.
 func semiEncode(a, b, c, d uint32) uint16 {
-	return semiEncLo[(a<<4|b)&255] + semiEncHi[(c<<4|d)&255]
+	return semiEncLo[(b<<4|a)&255] + semiEncHi[(d<<4|c)&255]
+}
+
+// semiEncodeNibbles is the code of the sorted nibbles n, nibble k in bits
+// [4k, 4k+4) as semiDecode gives them.
+func semiEncodeNibbles(n uint64) uint64 {
+	return uint64(semiEncLo[n&255] + semiEncHi[n>>8&255])
 }
 
 // semiSpread is the top bits of the w-bit lanes (w >= 1) of the slots in
