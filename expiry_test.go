@@ -720,3 +720,62 @@ func BenchmarkExpiring(b *testing.B) {
 		}
 	}
 }
+
+// TestExpireSemiNarrow compares the semi-sorted Advance's pass, which
+// clears a generation's run of slots without decoding them (semiExpiry),
+// with each bucket decoded, cleared slot by slot, sorted and encoded again
+// (expireSemiSorting), for every fingerprint width of at most 16-bit slots,
+// every G of at most 4 generation bits and every generation: random
+// buckets, empty ones, full ones and ones of one generation.
+func TestExpireSemiNarrow(t *testing.T) {
+	r := newRand(7)
+	const m = 64
+	for gens := uint(2); gens <= 16; gens++ {
+		for fbits := uint(minFingerprintBits); fbits+genBits(gens) <= 16; fbits++ {
+			tb := expiringShape(m, fbits, SemiSorted, gens)
+			tb.data = newTableData(tableBytes(tb.m, tb.bbits))
+			for round := range 8 {
+				want := make([]int, gens) // non-empty slots of each generation
+				for i := range tb.m {
+					var s [4]uint32
+					g0 := uint(r.Uint64() % uint64(gens))
+					for k := range s {
+						g := uint(r.Uint64() % uint64(gens))
+						switch {
+						case i%8 == 0 || round == 0 && r.Uint64()%2 == 0: // empty
+							continue
+						case i%8 == 2: // one generation
+							g = g0
+						case i%8 != 1 && r.Uint64()%4 == 0: // empty, but in a full bucket
+							continue
+						}
+						fp := uint32(1 + r.Uint64()%uint64(tb.fpRange))
+						if r.Uint64()%8 == 0 {
+							fp = uint32(1 + r.Uint64()%15) // small: prefix bits 0
+						}
+						s[k] = tb.expiringValue(fp, g)
+						want[g]++
+					}
+					lo, _ := tb.semiPack(s[0], s[1], s[2], s[3])
+					tb.setNarrow(i, lo)
+				}
+				for id := range uint32(gens) {
+					ref := tb
+					ref.data = slices.Clone(tb.data)
+					before := slices.Clone(tb.data)
+					n, nref := tb.expireSemiNarrow(id), ref.expireSemiSorting(id)
+					if n != nref || n != want[id] || !slices.Equal(tb.data, ref.data) {
+						t.Fatalf("G=%d f=%d id=%d: %d cleared, %d by the reference, %d of the generation; tables equal: %v",
+							gens, fbits, id, n, nref, want[id], slices.Equal(tb.data, ref.data))
+					}
+					for i := range tb.m {
+						if !tb.validBucket(i) {
+							t.Fatalf("G=%d f=%d id=%d: bucket %d not canonical", gens, fbits, id, i)
+						}
+					}
+					copy(tb.data, before) // each generation from the same buckets
+				}
+			}
+		}
+	}
+}

@@ -334,6 +334,12 @@ func load32At(b []byte, o uint64) uint32 {
 
 func store64(b []byte, o uint64, v uint64) { binary.LittleEndian.PutUint64(b[o:o+8], v) }
 
+// store64At is store64 without the bounds check, for a pass over every
+// bucket (load64At).
+func store64At(b []byte, o uint64, v uint64) {
+	binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o))[:], v)
+}
+
 // bucket128 reads the bucket that starts at bit pos as a 128-bit value; bits
 // past the bucket's end are left in place for the caller to mask.
 func bucket128(b []byte, pos uint64) (lo, hi uint64) {
