@@ -225,19 +225,25 @@ func (t *table) expireSemiNarrow(id uint32) int {
 		}
 		return n
 	}
+	// Each bucket's word is loaded before the previous bucket's store, which
+	// it overlaps: loaded after it, the load waits for the store (16.5 ns a
+	// bucket, 11.2 with the stores elsewhere, f = 13, G = 4, thread CPU
+	// time). The store's bits of this bucket are then patched in.
 	data, bb := t.data, uint64(t.bbits)
 	mask := ^uint64(0) >> (64 - bb&63)
+	word := load64At(data, 0)
 	for p, stop := uint64(0), t.m*bb; p < stop; p += bb {
-		o, sh := p>>3, p&7
-		word := load64At(data, o)
+		o, sh, no := p>>3, p&7, (p+bb)>>3
+		next := load64At(data, no) // the table has 16 bytes from the last bucket's start
 		b := word >> sh
 		nib := uint64(semiDecode[b&(1<<semiCodeBits-1)])
-		r := e.run(nib)
-		if r == 0 {
-			continue
+		if r := e.run(nib); r != 0 {
+			n += e.moves[r].k
+			d := (b ^ e.clear(b, nib, r)) & mask << sh
+			store64At(data, o, word^d)
+			next ^= d >> 1 >> ((no-o)*8 - 1&63) // the bits of this bucket in next; no-o is 2..8
 		}
-		n += e.moves[r].k
-		store64At(data, o, word^(word>>sh^e.clear(b, nib, r))&mask<<sh)
+		word = next
 	}
 	return n
 }
