@@ -144,7 +144,7 @@ func (c *concurrent) advance() int {
 	switch {
 	case t.class == classExpNarrow:
 		n = s.expireNarrow(uint(id))
-	case t.layout == SemiSorted && t.f <= 16 && t.genBits <= 4 && !all:
+	case t.class == classExpSemi:
 		n = s.expireSemi(id)
 	default:
 		n = s.expireBuckets(id, all)

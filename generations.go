@@ -180,7 +180,7 @@ func (t *table) expiringHits(w uint64, id uint) uint64 {
 // expireBuckets is expire for any expiring table: each bucket decoded,
 // and encoded again if it changed.
 func (t *table) expireBuckets(id uint) int {
-	if t.layout == SemiSorted && t.f <= 16 {
+	if t.codec == classSemi {
 		return t.expireSemiNarrow(uint32(id))
 	}
 	n := 0
