@@ -392,7 +392,7 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	case classExpNarrow: // Filter's probes of the expiring classes (lookup.go)
 		ones := t.lanes.onesLo
 		x1, x2 := loadNarrow(w, i1*uint64(t.bbits))^uint64(fp)*ones, loadNarrow(w, i2*uint64(t.bbits))^uint64(fp)*ones
-		hit = ((x1-ones)&^x1|(x2-ones)&^x2)&t.fpTops != 0
+		hit = ((x1-ones)&^x1|(x2-ones)&^x2)&t.fpLanes.topsLo != 0
 	default: // classExpSemi
 		bp := uint64(fp>>(t.w&31)) * 0x1111
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo

@@ -90,47 +90,73 @@ func FuzzSemiSort(f *testing.F) {
 }
 
 // FuzzProbe compares the SWAR probes with a slot-by-slot reference on raw
-// bucket bytes, for every width and both layouts. The packed reference reads
-// slots bit by bit; the semi-sorted one decodes buckets with semiSlots and
-// compares whole fingerprints.
+// bucket bytes, for every width and both layouts, of a plain table and of
+// an expiring one (fuzzGens, by bucket's top bits), whose
+// probes compare a slot's fingerprint bits alone. The packed reference
+// reads slots bit by bit; the semi-sorted one decodes buckets with
+// semiSlots and compares whole fingerprints.
 func FuzzProbe(f *testing.F) {
 	f.Add(uint8(12), uint32(5), uint8(0), []byte{5, 0, 0x50, 0, 0, 0, 0, 0})
 	f.Add(uint8(32), uint32(0xffffffff), uint8(3), bytes.Repeat([]byte{0xff}, 64))
 	f.Add(uint8(17), uint32(1), uint8(5), []byte{1, 0, 2, 0, 4})
 	f.Add(uint8(0x80|9), uint32(77), uint8(1), []byte{0x10, 0x32, 0x54, 0x76, 0x98})
+	f.Add(uint8(0x80|13), uint32(0x205), uint8(0x18), []byte{0x21, 0x43, 0x65, 0x87, 0xa9, 0xcb, 0xed, 0x0f})
 	f.Fuzz(func(t *testing.T, bits uint8, fp uint32, bucket uint8, raw []byte) {
-		layout := Layout(bits >> 7)
-		tb := newTable(8, 4+uint(bits&0x7f)%29, layout)
-		copy(tb.data[:len(tb.data)-tablePad], raw)
-		fp = 1 + uint32(uint64(fp)%tb.fpRange)
-		i1 := uint64(bucket) % tb.m
-		i2 := tb.alt(i1, fp)
-		if !tb.validBucket(i1) || !tb.validBucket(i2) {
-			return // a table of this package never holds such buckets
-		}
-		count := 0
-		for _, b := range []uint64{i1, i2} {
-			for k := uint(0); k < slotsPerBucket; k++ {
-				v := refSlot(&tb, b, k)
-				if layout == SemiSorted {
-					v = tb.bucketSlots(b)[k]
-				}
-				if v == fp {
-					count++
-				}
+		layout, width := Layout(bits>>7), 4+uint(bits&0x7f)%29
+		gens := fuzzGens[int(bucket>>3)%len(fuzzGens)]
+		gb := genBits(gens)
+		for _, tb := range []table{
+			newTable(8, width, layout),
+			expiringShape(8, 4+(width-4)%(29-gb), layout, gens),
+		} {
+			if tb.data == nil {
+				tb.data = newTableData(tableBytes(tb.m, tb.bbits))
 			}
-		}
-		r := &reader{t: tb}
-		h := hashFor(&tb, i1, fp)
-		if got := r.containsHash(h); got != (count > 0) {
-			t.Fatalf("%v f=%d fp=%d: contains %v, reference count %d", layout, tb.f, fp, got, count)
-		}
-		if got := r.countHash(h); got != count {
-			t.Fatalf("%v f=%d fp=%d: count %d, reference %d", layout, tb.f, fp, got, count)
-		}
-		var found [1]bool
-		if n := containsBatch(&r.t, []uint64{h}, found[:]); n != min(count, 1) || found[0] != (count > 0) {
-			t.Fatalf("%v f=%d fp=%d: batch %d %v, reference count %d", layout, tb.f, fp, n, found[0], count)
+			copy(tb.data[:len(tb.data)-tablePad], raw)
+			fuzzProbe(t, tb, 1+uint32(uint64(fp)%tb.fpRange), uint64(bucket)%tb.m)
 		}
 	})
+}
+
+// fuzzGens are the generations of the fuzzed expiring tables: 1 to 8
+// generation bits, every count a power of two or one more.
+var fuzzGens = [...]uint{2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65, 128, 129, 256}
+
+// fuzzProbe is FuzzProbe on table tb: the probes for fingerprint fp in
+// bucket i1 and its alternate.
+func fuzzProbe(t *testing.T, tb table, fp uint32, i1 uint64) {
+	layout := tb.layout
+	i2 := tb.alt(i1, fp)
+	if !tb.validBucket(i1) || !tb.validBucket(i2) {
+		return // a table of this package never holds such buckets
+	}
+	count := 0
+	for _, b := range []uint64{i1, i2} {
+		for k := uint(0); k < slotsPerBucket; k++ {
+			v := refSlot(&tb, b, k)
+			if layout == SemiSorted {
+				v = tb.bucketSlots(b)[k]
+			}
+			if v&uint32(tb.fpMask) == fp {
+				count++
+			}
+		}
+	}
+	r := &reader{t: tb}
+	h := hashFor(&tb, i1, fp)
+	if got := r.containsHash(h); got != (count > 0) {
+		t.Fatalf("%v f=%d G=%d fp=%d: contains %v, reference count %d", layout, tb.f, tb.gens, fp, got, count)
+	}
+	if got := r.countHash(h); got != count {
+		t.Fatalf("%v f=%d G=%d fp=%d: count %d, reference %d", layout, tb.f, tb.gens, fp, got, count)
+	}
+	for _, p := range implementations() {
+		restore := setImpl(p)
+		var found [1]bool
+		n := containsBatch(&r.t, []uint64{h}, found[:])
+		restore()
+		if n != min(count, 1) || found[0] != (count > 0) {
+			t.Fatalf("%s %v f=%d G=%d fp=%d: batch %d %v, reference count %d", p.name, layout, tb.f, tb.gens, fp, n, found[0], count)
+		}
+	}
 }

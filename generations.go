@@ -14,7 +14,7 @@ import "math/bits"
 // A lookup compares the fingerprint bits of a slot and ignores the
 // generation bits, which are in the same load: a packed table of slots of
 // <= 16 bits (classExpNarrow) takes classNarrow's test with the borrow
-// stopped at the top fingerprint bit of each lane (fpTops), the same
+// stopped at the top fingerprint bit of each lane (fpLanes), the same
 // instructions; a semi-sorted one of G <= 16 (classExpSemi) masks the
 // generation bits off the decoded prefixes (expiringLows). The
 // false-positive rate is that of f bits at the same load, since no expired
@@ -74,10 +74,10 @@ func expiringShape(m uint64, fbits uint, layout Layout, gens uint) table {
 	t.gens, t.genBits = gens, gb
 	if gb > 0 {
 		// The class follows from the fixed class of the slot width (codec).
+		t.fpLanes = fpLanesOf(t.f, fbits)
 		switch {
 		case t.codec.packedNarrow():
 			t.class = classExpNarrow
-			t.fpTops = t.lanes.onesLo << (fbits - 1)
 		case t.codec == classSemi && gb <= 4:
 			// A slot's low w bits are its low part, all fingerprint bits,
 			// and its generation bits the top gb of its 4-bit prefix.
@@ -90,6 +90,23 @@ func expiringShape(m uint64, fbits uint, layout Layout, gens uint) table {
 	return t
 }
 
+// fpLanesOf is newLanes(f) for the low fbits bits of each lane, a slot's
+// fingerprint: tops the top fingerprint bit, rest the bits under it. The
+// zero test with them (lanes.zero64, zero128, the batch probes') sees the
+// fingerprint bits alone: a lane's sum stays below 2^fbits, so it carries
+// into no generation bit and no other lane, and plain tables' probes take
+// it with their own lanes at no cost.
+func fpLanesOf(f, fbits uint) lanes {
+	l := lanes{onesLo: newLanes(f).onesLo, onesHi: newLanes(f).onesHi}
+	for k := uint(0); k < slotsPerBucket; k++ {
+		setBit128(&l.topsLo, &l.topsHi, k*f+fbits-1)
+		for b := range fbits - 1 {
+			setBit128(&l.restLo, &l.restHi, k*f+b)
+		}
+	}
+	return l
+}
+
 // expiringValue is what a slot holds for fingerprint fp stored in
 // generation gen.
 func (t *table) expiringValue(fp uint32, gen uint) uint32 {
@@ -100,6 +117,31 @@ func (t *table) expiringValue(fp uint32, gen uint) uint32 {
 // generation: lookup's probe of classExpiring.
 func (t *table) expiringHas(i1, i2 uint64, fp uint32) bool {
 	return t.expiringHolds(i1, fp)|t.expiringHolds(i2, fp) != 0
+}
+
+// expiringWords reports whether bucket w1 or w2 of a table of
+// classExpNarrow or classExpSemi, as narrowWord reads them, holds
+// fingerprint fp, of any generation: lookup's probes of the classes.
+func (t *table) expiringWords(w1, w2 uint64, fp uint32) bool {
+	if t.class == classExpSemi {
+		bp := uint64(fp>>(t.w&31)) * 0x1111
+		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
+		return t.semiLanes.anyZero(t.expiringLows(w1, bp, bl), t.expiringLows(w2, bp, bl))
+	}
+	ones := t.lanes.onesLo
+	x1, x2 := w1^uint64(fp)*ones, w2^uint64(fp)*ones
+	return ((x1-ones)&^x1|(x2-ones)&^x2)&t.fpLanes.topsLo != 0
+}
+
+// expiringAt reports whether the bucket at bit p holds fingerprint fp, of
+// any generation: expiringHolds for a bucket the batch located by its bit.
+func (t *table) expiringAt(p uint64, fp uint32) bool {
+	for _, v := range t.decode(t.bucketFrom(p)) {
+		if v&uint32(t.fpMask) == fp { // fp != 0: never an empty slot
+			return true
+		}
+	}
+	return false
 }
 
 // expiringLows is semiLows for a table of classExpSemi: the prefixes'

@@ -159,8 +159,9 @@ avx512Done:
 	RET
 
 // WIDE_BUCKET ors into R13 the match mask (top bit of every lane equal to
-// the pattern R11:R10) of the bucket whose bit position is at field(SI)(BX*8);
-// DI is the table, R8 its data. Clobbers AX, CX, DX, R14.
+// the pattern R11:R10, in the bits of fpLanes) of the bucket whose bit
+// position is at field(SI)(BX*8); DI is the table, R8 its data. Clobbers
+// AX, CX, DX, R14.
 #define WIDE_BUCKET(field) \
 	MOVQ  field(SI)(BX*8), CX \
 	MOVQ  CX, AX \
@@ -173,15 +174,15 @@ avx512Done:
 	XORQ  R10, DX \
 	XORQ  R11, AX \
 	MOVQ  AX, R14 \
-	ANDQ  table_shape+shape_lanes+lanes_restHi(DI), R14 \
+	ANDQ  table_fpLanes+lanes_restHi(DI), R14 \
 	MOVQ  DX, CX \
-	ANDQ  table_shape+shape_lanes+lanes_restLo(DI), CX \
-	ADDQ  table_shape+shape_lanes+lanes_restLo(DI), CX \
-	ADCQ  table_shape+shape_lanes+lanes_restHi(DI), R14 \
+	ANDQ  table_fpLanes+lanes_restLo(DI), CX \
+	ADDQ  table_fpLanes+lanes_restLo(DI), CX \
+	ADCQ  table_fpLanes+lanes_restHi(DI), R14 \
 	ORQ   DX, CX \
 	ORQ   AX, R14 \
-	ANDNQ table_shape+shape_lanes+lanes_topsLo(DI), CX, CX \
-	ANDNQ table_shape+shape_lanes+lanes_topsHi(DI), R14, R14 \
+	ANDNQ table_fpLanes+lanes_topsLo(DI), CX, CX \
+	ANDNQ table_fpLanes+lanes_topsHi(DI), R14, R14 \
 	ORQ   R14, CX \
 	ORQ   CX, R13
 
@@ -197,11 +198,12 @@ TEXT ·probePacked(SB), NOSPLIT, $0-40
 	JA   wide
 
 	// f <= 16: a bucket is at most 64 bits from bit 0..7 of its first byte,
-	// so one 8-byte load and a shift read it.
+	// so one 8-byte load and a shift read it. rest and tops are fpLanes':
+	// an expiring table's generation bits are left out of the test.
 	MOVQ n+16(FP), CX
 	MOVQ table_shape+shape_lanes+lanes_onesLo(DI), R10
-	MOVQ table_shape+shape_lanes+lanes_restLo(DI), R11
-	MOVQ table_shape+shape_lanes+lanes_topsLo(DI), R13
+	MOVQ table_fpLanes+lanes_restLo(DI), R11
+	MOVQ table_fpLanes+lanes_topsLo(DI), R13
 	TESTQ CX, CX
 	JEQ  done
 

@@ -145,11 +145,11 @@ TEXT ·probePacked(SB), NOSPLIT, $0-40
 	MOVD found+24(FP), fnd
 	MOVD table_data(tp), base
 	MOVD table_shape+shape_lanes+lanes_onesLo(tp), onesLo
-	MOVD table_shape+shape_lanes+lanes_restLo(tp), restLo
-	MOVD table_shape+shape_lanes+lanes_topsLo(tp), topsLo
+	MOVD table_fpLanes+lanes_restLo(tp), restLo
+	MOVD table_fpLanes+lanes_topsLo(tp), topsLo
 	MOVD table_shape+shape_lanes+lanes_onesHi(tp), onesHi
-	MOVD table_shape+shape_lanes+lanes_restHi(tp), restHi
-	MOVD table_shape+shape_lanes+lanes_topsHi(tp), topsHi
+	MOVD table_fpLanes+lanes_restHi(tp), restHi
+	MOVD table_fpLanes+lanes_topsHi(tp), topsHi
 	MOVD $0, i
 	MOVD $0, count
 	MOVD table_shape+shape_f(tp), R24
@@ -157,7 +157,8 @@ TEXT ·probePacked(SB), NOSPLIT, $0-40
 	BHI  wideLoop
 
 // f <= 16: a bucket is at most 64 bits from bit 0..7 of its first byte, so
-// one 8-byte load and a shift read it.
+// one 8-byte load and a shift read it. rest and tops, both widths, are
+// fpLanes': an expiring table's generation bits are left out of the test.
 narrowLoop:
 	CMP  cnt, i
 	BGE  probeDone

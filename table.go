@@ -120,7 +120,7 @@ type table struct {
 	// table whose keys never expire.
 	genBits uint
 	gens    uint   // Config.Generations
-	fpTops  uint64 // classExpNarrow: the top fingerprint bit of each of four lanes
+	fpLanes lanes  // lanes for the fingerprint bits of each slot (fpLanesOf): lanes if none expire
 	semiFpP uint64 // classExpSemi: the fingerprint bits of the four prefixes, as semiDecode gives them
 }
 
@@ -254,6 +254,7 @@ func (t *table) setShape(m0 uint64, fbits, g, k uint, layout Layout) {
 	t.fbits, t.fpRange, t.fpMask = fbits, 1<<fbits-1, 1<<fbits-1
 	t.g, t.k, t.fill = g, k, 0
 	t.lshift, t.rbits, t.rmask = 32-g, g-k, 1<<(g-k)-1
+	t.fpLanes = t.lanes
 	if g > 0 {
 		// The fixed class of the slot width tells the narrow packed tables.
 		if t.class.packedNarrow() {

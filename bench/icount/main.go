@@ -10,7 +10,7 @@
 // REPS < 0 inserts the first -REPS keys and looks nothing up. semi makes the
 // filter semi-sorted; grow makes it growable from N/1024 to N; conc makes it
 // a ConcurrentFilter; batch inserts with one InsertBatch instead of a loop
-// of Insert; gen makes its keys expire (Config.Generations 4), inserted in
+// of Insert and, for a Filter, looks the keys up with ContainsBatch; gen makes its keys expire (Config.Generations 4), inserted in
 // the current generation. advance calls Advance REPS times after the fill
 // instead of looking keys up (on a filter of 4 generations whose fill took
 // one Advance every N/4 keys, so that each Advance clears a quarter of the
@@ -42,6 +42,17 @@ func lookups(f *cuckoo.Filter[uint64], keys []uint64, reps int) int {
 				n++
 			}
 		}
+	}
+	return n
+}
+
+// blookups is lookups with ContainsBatch, all the keys a call.
+//
+//go:noinline
+func blookups(f *cuckoo.Filter[uint64], keys []uint64, reps int) int {
+	n := 0
+	for range reps {
+		n += f.ContainsBatch(keys, nil)
 	}
 	return n
 }
@@ -163,6 +174,10 @@ func main() {
 	}
 	if advance {
 		fmt.Println(advances(f, keys, reps))
+		return
+	}
+	if batch {
+		fmt.Println(inserts(f, keys), blookups(f, keys, reps))
 		return
 	}
 	fmt.Println(inserts(f, keys), lookups(f, keys, reps))

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# run.sh N BITS [semi] [grow] [conc] [batch] [gen]: instructions per Contains and
+# run.sh N BITS [semi] [grow] [conc] [batch] [gen]: instructions per Contains (a key
+# of ContainsBatch with batch) and
 # per Insert (filling to capacity) of a filter of N uint64 keys, counted by
 # valgrind's callgrind (main.go says what the options do). Counts do not depend on the machine's load, unlike timings.
 # With gen (keys that expire, 4 generations) it also counts an Advance, per
