@@ -157,7 +157,7 @@ func (c *concurrent) advance() int {
 // expireNarrow is advance's pass over a table of classExpNarrow: four
 // lanes at once (table.expire), a write session for each bucket that
 // changes. The loop's constants are hoisted: testing the class and
-// computing expiringHits' masks in it cost 150 instructions a bucket,
+// computing its masks in it cost 150 instructions a bucket,
 // f = 13, G = 4, bench/icount conc gen.
 func (s *ctable) expireNarrow(id uint) int {
 	t := &s.t

@@ -211,14 +211,6 @@ func (t *table) expire(id uint) int {
 	return n
 }
 
-// expiringHits marks the lanes of bucket w, read as narrowWord from a
-// table of classExpNarrow, that are not empty and hold generation id:
-// expire's test, for one bucket.
-func (t *table) expiringHits(w uint64, id uint) uint64 {
-	l := &t.lanes
-	return l.zero64(w&(l.onesLo*(t.slotMax&^t.fpMask))^l.onesLo*uint64(id)<<(t.fbits&31)) &^ l.zero64(w)
-}
-
 // expireBuckets is expire for any expiring table: each bucket decoded,
 // and encoded again if it changed.
 func (t *table) expireBuckets(id uint) int {
