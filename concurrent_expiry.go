@@ -74,7 +74,12 @@ func (c *concurrent) insertExpiring(s *ctable, h uint64) error {
 	if t.expiringSlot0Is(i1, fp) && t.countMatches(i1, fp, i2, fp) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates // eight copies of any generations
 	}
-	return c.displace(s, i1, v, i2, v)
+	// insertLocked's one-step displacement before the search.
+	if c.maxKicks < 2 || !s.moveNearExpiring(i1, b1, i2, b2, v) {
+		return c.displace(s, i1, v, i2, v)
+	}
+	c.count++
+	return nil
 }
 
 // insertUniqueExpiring is insertUnique for an expiring table, under mu: a

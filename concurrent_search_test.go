@@ -92,17 +92,30 @@ func TestMoveNear(t *testing.T) {
 				testMoveNear(t, Config{Capacity: 2000, FingerprintBits: f, Layout: layout})
 			})
 		}
+		// moveNearExpiring, on the expiring tables of one-word buckets.
+		for _, f := range []int{4, 8, 13} {
+			t.Run(fmt.Sprintf("%v/f=%d/gen", layout, f), func(t *testing.T) {
+				testMoveNear(t, Config{Capacity: 2000, FingerprintBits: f, Layout: layout, Generations: 4})
+			})
+		}
 	}
 }
 
 func testMoveNear(t *testing.T, cfg Config) {
 	c := mustNewConcurrent[uint64](t, cfg)
 	for k := uint64(0); k < uint64(cfg.Capacity); k++ {
+		if cfg.Generations > 0 && k == uint64(cfg.Capacity)/2 {
+			c.Advance() // slots of two generations, none expired
+		}
 		if err := c.Insert(k); err != nil {
 			t.Fatal(err)
 		}
 	}
 	s := c.c.cur.Load()
+	exp := s.t.genBits != 0
+	if exp && s.t.class != classExpNarrow && s.t.class != classExpSemi {
+		t.Fatalf("class %d: not an expiring class of one-word buckets", s.t.class)
+	}
 	moved, longer := 0, 0
 	for k := uint64(1 << 40); moved < 100 || longer < 20; k++ {
 		if k > 1<<40+1_000_000 {
@@ -113,14 +126,25 @@ func testMoveNear(t *testing.T, cfg Config) {
 		if s.t.hasFree(i1) || s.t.hasFree(i2) {
 			continue
 		}
-		q, end := s.search(make([]pathNode, 0, searchBuckets*DefaultMaxKicks+2), DefaultMaxKicks, i1, fp, i2, fp)
+		v := fp
+		if exp {
+			v = s.t.expiringValue(fp, uint(c.c.gen.Load()))
+		}
+		q, end := s.search(make([]pathNode, 0, searchBuckets*DefaultMaxKicks+2), DefaultMaxKicks, i1, v, i2, v)
 		want := ctableOf(&s.t)
 		oneStep := end >= 0 && q[q[end].parent].parent < 0
 		if end >= 0 {
 			want.apply(q, end)
 		}
 		got := ctableOf(&s.t)
-		if ok := got.moveNear(i1, got.t.narrowWord(i1), i2, got.t.narrowWord(i2), fp); ok != oneStep {
+		w1, w2 := got.t.narrowWord(i1), got.t.narrowWord(i2)
+		ok := false
+		if exp {
+			ok = got.moveNearExpiring(i1, w1, i2, w2, v)
+		} else {
+			ok = got.moveNear(i1, w1, i2, w2, fp)
+		}
+		if ok != oneStep {
 			t.Fatalf("key %d: moveNear %v, search found a path of one step: %v", k, ok, oneStep)
 		}
 		if !oneStep {
