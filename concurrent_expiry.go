@@ -71,7 +71,7 @@ func (c *concurrent) insertExpiring(s *ctable, h uint64) error {
 	}
 	// Eight copies of fp have it in slot 0 (core.insertExpiringFull): the
 	// test spares most inserts countMatches (36 instructions, f = 13).
-	if t.expiringSlot0Is(i1, fp) && t.countMatches(i1, fp, i2, fp) == 2*slotsPerBucket {
+	if t.slot0Is(i1, fp) && t.countMatches(i1, fp, i2, fp) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates // eight copies of any generations
 	}
 	// insertLocked's one-step displacement before the search.

@@ -44,7 +44,7 @@ func (c *core) insertExpiringFull(i1, i2 uint64, fp, v uint32) error {
 	// Such a bucket has fp in slot 0, which other keys' full buckets give
 	// rarely (once in 2^11, semi-sorted, f = 13, G = 4): the test spares
 	// most inserts countMatches, 40 instructions (1M keys, bench/icount).
-	if (t.class == classExpiring || t.expiringSlot0Is(i1, fp)) && t.countMatches(i1, fp, i2, fp) == 2*slotsPerBucket {
+	if (t.class == classExpiring || t.slot0Is(i1, fp)) && t.countMatches(i1, fp, i2, fp) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates
 	}
 	// kick: a packed table of narrow slots takes kickNarrow, the others the

@@ -715,24 +715,16 @@ func (t *table) countMatches(i1 uint64, v1 uint32, i2 uint64, v2 uint32) int {
 }
 
 // slot0Is reports whether slot 0 of bucket i (its low part, semi-sorted)
-// could hold v, for a table of one-word buckets. A bucket of nothing but v
-// has it there, so false lets an insert into two full buckets skip
-// countMatches; other keys' full buckets give true once in 2^f (2^w).
+// could hold v, for a table of one-word buckets (wordBuckets) but
+// classExpiring. A bucket of nothing but v has it there, so false lets an
+// insert into two full buckets skip countMatches; other keys' full buckets
+// give true once in 2^f (2^w). The fingerprint bits alone are compared, so
+// that an expiring table's copies of any generation count; a growable
+// table's layer bits are left out, which only makes true likelier.
 func (t *table) slot0Is(i uint64, v uint32) bool {
-	b, m := t.narrowWord(i), t.slotMax
-	if t.class == classSemi {
+	b, m := t.narrowWord(i), t.fpMask
+	if t.codec == classSemi { // the smallest slot: its low part, all fingerprint bits
 		b, m = b>>semiCodeBits, uint64(t.lowMask)
 	}
 	return (b^uint64(v))&m == 0
-}
-
-// expiringSlot0Is is slot0Is for the expiring tables of one-word buckets
-// (classExpNarrow, classExpSemi): whether slot 0's fingerprint bits could
-// be fp's, whatever its generation.
-func (t *table) expiringSlot0Is(i uint64, fp uint32) bool {
-	b, m := t.narrowWord(i), t.fpMask
-	if t.class == classExpSemi { // the smallest slot: its low part, all fingerprint bits
-		b, m = b>>semiCodeBits, uint64(t.lowMask)
-	}
-	return (b^uint64(fp))&m == 0
 }
