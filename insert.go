@@ -166,7 +166,7 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 		return c.kickExpSemi(path, i1, i2, v1)
 	case t.class == classGrownNarrow:
 		return c.kickGrownNarrow(path, i1, v1, i2, v2)
-	case t.g != 0 && t.layout == Packed:
+	case t.class == classGrown && t.codec == classWide:
 		return c.kickGrownWide(path, i1, v1, i2, v2)
 	}
 	return c.kickWalk(path, i1, v1, i2, v2)

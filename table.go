@@ -60,7 +60,7 @@ func targetLoad(f uint) float64 {
 // bucketBits is the size of a bucket in bits for a layout and width.
 func bucketBits(layout Layout, f uint) uint {
 	if layout == SemiSorted {
-		return slotsPerBucket*f - 1*slotsPerBucket
+		return slotsPerBucket * (f - 1)
 	}
 	return slotsPerBucket * f
 }
@@ -165,7 +165,8 @@ const (
 	classExpNarrow                     // an expiring table (expiry.go), packed, slots of <= 16 bits
 	classExpSemi                       // an expiring table, semi-sorted, slots of <= 16 bits, G <= 16
 	classGrownNarrow                   // a growable table (growth.go), packed, slots of <= 16 bits
-	classGeneric                       // f > 16 (buckets of up to 128 bits), and semi-sorted f = 4
+	classWide                          // packed, f > 16: buckets of up to 128 bits
+	classGeneric                       // semi-sorted, f > 16 or f = 4
 	classGrown                         // a growable table, any other
 	classExpiring                      // an expiring table, any other
 )
@@ -195,25 +196,6 @@ func (c probeClass) wordBuckets() bool { return c <= classGrownNarrow }
 // narrowWord holds a bucket, its slots at multiples of f.
 func (c probeClass) packedWords() bool {
 	return c.packedNarrow() || c == classGrownNarrow || c == classExpNarrow
-}
-
-func classify(layout Layout, f uint) probeClass {
-	if layout == SemiSorted {
-		if f == 4 || f > 16 {
-			return classGeneric
-		}
-		return classSemi
-	}
-	switch f {
-	case 8:
-		return class8
-	case 16:
-		return class16
-	}
-	if f > 16 {
-		return classGeneric
-	}
-	return classNarrow
 }
 
 // newStage is an empty table of m0<<k buckets whose slots hold fbits-bit
@@ -283,21 +265,28 @@ func shapeOf(layout Layout, f uint) *shape { return shapes[layout&1][f&63] }
 
 // makeShape is the shape of the tables of a layout and slot width f.
 func makeShape(layout Layout, f uint) *shape {
-	s := &shape{
-		f:       f,
-		bbits:   bucketBits(layout, f),
-		layout:  layout,
-		lanes:   newLanes(f),
-		slotMax: 1<<f - 1,
-		class:   classify(layout, f),
-		codec:   classify(layout, f),
+	s := &shape{f: f, bbits: bucketBits(layout, f), layout: layout, lanes: newLanes(f), slotMax: 1<<f - 1}
+	switch {
+	case layout == SemiSorted:
+		s.class = classGeneric
+		if f > 4 && f <= 16 {
+			s.class = classSemi
+		}
+	case f == 8:
+		s.class = class8
+	case f == 16:
+		s.class = class16
+	case f > 16:
+		s.class = classWide
+	default:
+		s.class = classNarrow
 	}
+	s.codec = s.class
 	s.bbytes = uint64(s.bbits / 8)
 	s.perBits = math.MaxUint64/uint64(s.bbits) + 1
 	s.nibble = s.bbits%8 != 0
 	s.reach = uint8(probeReachOf(f, s.bbits))
-	// The semi-sorted codec's constants, for every shape: only that codec
-	// reads them.
+	// The semi-sorted codec's constants, for every shape: only it reads them.
 	s.w = f - 4
 	s.lowMask = 1<<s.w - 1
 	s.semiLanes = newLanes(s.w)
@@ -308,7 +297,6 @@ func makeShape(layout Layout, f uint) *shape {
 	}
 	return s
 }
-
 // bucketCount is the number of buckets in n bits of buckets, and whether
 // that is a whole, even number in 2..maxBuckets: a multiply by the
 // reciprocal, checked by multiplying back, and one comparison of m-2
@@ -497,10 +485,9 @@ func (s *shape) match(lo, hi uint64, v uint32) (mlo, mhi uint64) {
 	return s.packedMatch(lo, hi, v)
 }
 
-// roomIn reports whether the bucket has an empty slot: semi-sorted, slot 0
-// is (semiFree; through semiMatch kickWalk took 61 instructions more an
-// insert, f = 13, bench/icount, when it served the semi-sorted expiring
-// tables).
+// roomIn reports whether the bucket has an empty slot: semi-sorted, whether
+// slot 0 is (semiFree: 61 instructions an insert less than semiMatch,
+// f = 13, bench/icount).
 func (s *shape) roomIn(lo, hi uint64) bool {
 	if s.layout == SemiSorted {
 		return s.semiFree(lo)
@@ -510,7 +497,7 @@ func (s *shape) roomIn(lo, hi uint64) bool {
 }
 
 // freeIn is roomIn for a bucket of at most 64 bits, as narrowWord reads
-// it, where it inlines.
+// it, where it inlines (16 instructions an insert, bench/icount grow semi).
 func (s *shape) freeIn(w uint64) bool {
 	if s.layout == SemiSorted {
 		return s.semiFree(w)
