@@ -297,6 +297,7 @@ func makeShape(layout Layout, f uint) *shape {
 	}
 	return s
 }
+
 // bucketCount is the number of buckets in n bits of buckets, and whether
 // that is a whole, even number in 2..maxBuckets: a multiply by the
 // reciprocal, checked by multiplying back, and one comparison of m-2
