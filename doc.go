@@ -150,12 +150,12 @@ package cuckoo
 //	lookup.go, lookup_generic.go        the single-key probe, the batch dispatch, the
 //	                                    pure-Go batches
 //	lookup_asm.go, lookup_*.go, *.s     the assembly batches and their selection
-//	insert.go, growth.go, expiry.go, generations.go
+//	insert.go, growth.go, generations.go
 //	                                    an insert: its fast paths, the displacement walks;
 //	                                    growth: where a key lives (locate, alt, stages),
 //	                                    doubling, and the policy that doubles and retries;
-//	                                    keys that expire: an expiring filter's inserts,
-//	                                    deletes and Advance, slots with generation bits
+//	                                    keys that expire: slots with generation bits,
+//	                                    InsertUnique, Delete and Advance of such filters
 //	core.go                             reader and core, the state under the public types
 //	config.go, errors.go                Config and its resolution, the errors
 //	table.go, table_*.go                Layout, the table, its shapes, loads and stores and

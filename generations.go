@@ -3,40 +3,31 @@ package cuckoo
 import "math/bits"
 
 // Keys that expire (Config.Generations): a filter of G generations whose
-// Advance forgets the keys of the oldest one.
+// Advance forgets the keys of the oldest one. Inserts are in insert.go.
 //
 // A slot of an expiring table holds id<<f | fp: the key's f-bit fingerprint
 // under g = ceil(log2 G) generation bits, id (0..G-1, cycling) the
-// generation the key was stored in or last refreshed in (InsertUnique). The
-// fingerprint alone decides where a key lives: alt and a displacement take
-// it from below the generation bits (fpMask: table.other, kickNarrow,
-// kickExpSemi), and a displacement moves whole slots, generation and all.
-// A lookup compares the fingerprint bits of a slot and ignores the
-// generation bits, which are in the same load: a packed table of slots of
-// <= 16 bits (classExpNarrow) takes classNarrow's test with the borrow
-// stopped at the top fingerprint bit of each lane (fpLanes), the same
-// instructions; a semi-sorted one of G <= 16 (classExpSemi) masks the
-// generation bits off the decoded prefixes (expiringLows). The
-// false-positive rate is that of f bits at the same load, since no expired
-// slot is left for a lookup to match.
+// generation the key was stored or last refreshed (InsertUnique) in. The
+// fingerprint alone decides where a key lives (fpMask: table.other and the
+// walks), and a displacement moves whole slots, generation and all. A
+// lookup compares a slot's fingerprint bits, in the same load: packed
+// slots of <= 16 bits (classExpNarrow) by classNarrow's test with the
+// borrow stopped at each lane's top fingerprint bit (fpLanes), semi-sorted
+// ones of G <= 16 (classExpSemi) with the generation bits masked off the
+// decoded prefixes (expiringLows). No expired slot is left for a lookup to
+// match, so the false-positive rate is that of f bits at the same load.
 //
-// Advance clears every slot of the generation it reuses in one pass over
-// the table, eagerly, so that Len counts live keys, inserts reuse the
-// slots at once, and lookups never look at generations. A pass reads and
-// writes the table in order, at memory speed, where a lazy scheme would add
-// a comparison with the current generation to every lookup.
+// Advance clears the generation it reuses in one pass over the table, so
+// that Len counts live keys, inserts reuse the slots at once, and lookups
+// never compare generations.
 //
 // Which copy: Delete removes the oldest slot that matches the key's
 // fingerprint in its two buckets, and InsertUnique refreshes the youngest.
 // Keys whose fingerprints and buckets collide are one key to the filter,
-// which answers "present" for them while the youngest of their slots
-// lives; both choices keep that slot at least as young as the youngest
-// live copy any of the keys has, whichever key the caller meant (a delete
-// takes the youngest only when it is the last), so no live key goes
-// missing, and Len stays the count of copies. Refreshing the youngest
-// rather than the oldest lets a colliding key's older copy expire on time:
-// refreshing the oldest would keep it alive as long as the other key is
-// seen, and a full filter would fill up with such copies.
+// present while the youngest of their slots lives; both choices keep that
+// slot at least as young as the youngest live copy of any of them, so no
+// live key goes missing. Refreshing the oldest instead would keep a
+// colliding key's older copy alive as long as the other key is seen.
 
 // newTableFor is the empty table of a Config resolved to p.
 func newTableFor(p *params) table {
@@ -376,4 +367,59 @@ func (e *semiExpiry) clear(b, nib, r uint64) uint64 {
 	nib = nib&^m.lowP | nib*m.mulP&m.lowP
 	l = l&^m.lowL | l*m.mulL&m.lowL
 	return l<<semiCodeBits | semiEncodeNibbles(nib)
+}
+
+// insertUniqueExpiring is InsertUnique for an expiring table: a key already
+// present has its youngest copy moved to the current generation, in place,
+// and is not added.
+func (c *core) insertUniqueExpiring(h uint64) (bool, error) {
+	t := &c.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	if b, s, k := t.oldest(i1, i2, fp, c.gen, true); k >= 0 {
+		if v := t.expiringValue(fp, c.gen); s[k] != v {
+			t.replace(b, s, uint(k), v)
+		}
+		return false, nil
+	}
+	if err := c.insertExpiring(h); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// deleteExpiring is Delete for an expiring table: it removes the oldest
+// copy of the key's fingerprint.
+func (c *core) deleteExpiring(h uint64) bool {
+	t := &c.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	b, s, k := t.oldest(i1, i2, fp, c.gen, false)
+	if k < 0 {
+		return false
+	}
+	t.replace(b, s, uint(k), 0)
+	c.count--
+	return true
+}
+
+// advance is Advance: the next generation becomes current, and the slots
+// stored in it G generations ago are cleared. It returns how many.
+func (c *core) advance() int {
+	t := &c.t
+	switch t.gens {
+	case 0:
+		return 0
+	case 1: // every key expires
+		n := c.count
+		clear(t.data)
+		c.count = 0
+		return n
+	}
+	if c.gen++; c.gen == t.gens {
+		c.gen = 0
+	}
+	n := t.expire(c.gen)
+	c.count -= n
+	return n
 }

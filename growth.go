@@ -1,8 +1,8 @@
 package cuckoo
 
-// Where a key lives: its fingerprint and buckets (locate, alt), and, for a
-// growable table, its layer bits and stage (place, other, restage), the
-// doubling that moves a table to its next stage, and the policy that
+// Where a key of a growable table lives: its layer bits and stage (place,
+// other, restage) beside its fingerprint and base buckets (locate, alt);
+// the doubling that moves a table to its next stage; and the policy that
 // doubles it and retries an insert (insertGrowing).
 //
 // Growth (Config.MaxCapacity above Capacity) doubles a filter in place
@@ -30,35 +30,6 @@ package cuckoo
 // stage. L is the top g bits of the low 32 bits of locate's fingerprint
 // product, uniform over the fingerprint's share of the hashes: that needs
 // f+g <= 32, also the widest slot.
-
-// locate derives the fingerprint and the first bucket (for a growable table
-// the base bucket, in [0, m0)) from disjoint halves of a hash: the bucket
-// from the high 32 bits, the fingerprint from the low 32, each mapped onto
-// its range by a multiply and a shift, so no bucket count need be a power of
-// two and fingerprint 0 never comes out.
-func (t *table) locate(h uint64) (fp uint32, i1 uint64) { return locateOn(h, t.fpRange, t.m0) }
-
-// locateOn is locate for fpRange fingerprints and m base buckets.
-func locateOn(h, fpRange, m uint64) (fp uint32, i1 uint64) {
-	return uint32(uint64(uint32(h))*fpRange>>32) + 1, (h >> 32) * m >> 32
-}
-
-// alt is the other bucket of a fingerprint stored in bucket i:
-//
-//	alt(i, fp) = (m - i - r(fp)) mod m,  r(fp) odd, 1 <= r(fp) < m
-//
-// It is an involution (m - (m - i - r) - r = i mod m) that needs only the
-// bucket and the fingerprint; m even and r odd make i - alt(i, fp) odd, so
-// every key has two distinct buckets. For a growable table, base buckets.
-func (t *table) alt(i uint64, fp uint32) uint64 { return altOn(i, fp, t.m0) }
-
-// altOn is alt for m buckets.
-func altOn(i uint64, fp uint32, m uint64) uint64 {
-	r := uint64(fp*0x9e3779b1)*m>>32 | 1
-	j := m - i - r
-	// Wrap with a mask: a branch would be mispredicted half the time.
-	return j + m&uint64(int64(j)>>63)
-}
 
 // place returns a key's two buckets and the value each would hold for it,
 // from its hash.

@@ -162,7 +162,7 @@ const (
 	class16                            // packed, f = 16: buckets of 8 bytes
 	classNarrow                        // packed, other f < 16: one load holds a bucket
 	classSemi                          // semi-sorted, 5 <= f <= 16: one load holds a bucket
-	classExpNarrow                     // an expiring table (expiry.go), packed, slots of <= 16 bits
+	classExpNarrow                     // an expiring table (generations.go), packed, slots of <= 16 bits
 	classExpSemi                       // an expiring table, semi-sorted, slots of <= 16 bits, G <= 16
 	classGrownNarrow                   // a growable table (growth.go), packed, slots of <= 16 bits
 	classWide                          // packed, f > 16: buckets of up to 128 bits
@@ -196,6 +196,35 @@ func (c probeClass) wordBuckets() bool { return c <= classGrownNarrow }
 // narrowWord holds a bucket, its slots at multiples of f.
 func (c probeClass) packedWords() bool {
 	return c.packedNarrow() || c == classGrownNarrow || c == classExpNarrow
+}
+
+// locate derives the fingerprint and the first bucket (for a growable table
+// the base bucket, in [0, m0)) from disjoint halves of a hash: the bucket
+// from the high 32 bits, the fingerprint from the low 32, each mapped onto
+// its range by a multiply and a shift, so no bucket count need be a power of
+// two and fingerprint 0 never comes out.
+func (t *table) locate(h uint64) (fp uint32, i1 uint64) { return locateOn(h, t.fpRange, t.m0) }
+
+// locateOn is locate for fpRange fingerprints and m base buckets.
+func locateOn(h, fpRange, m uint64) (fp uint32, i1 uint64) {
+	return uint32(uint64(uint32(h))*fpRange>>32) + 1, (h >> 32) * m >> 32
+}
+
+// alt is the other bucket of a fingerprint stored in bucket i:
+//
+//	alt(i, fp) = (m - i - r(fp)) mod m,  r(fp) odd, 1 <= r(fp) < m
+//
+// It is an involution (m - (m - i - r) - r = i mod m) that needs only the
+// bucket and the fingerprint; m even and r odd make i - alt(i, fp) odd, so
+// every key has two distinct buckets. For a growable table, base buckets.
+func (t *table) alt(i uint64, fp uint32) uint64 { return altOn(i, fp, t.m0) }
+
+// altOn is alt for m buckets.
+func altOn(i uint64, fp uint32, m uint64) uint64 {
+	r := uint64(fp*0x9e3779b1)*m>>32 | 1
+	j := m - i - r
+	// Wrap with a mask: a branch would be mispredicted half the time.
+	return j + m&uint64(int64(j)>>63)
 }
 
 // newStage is an empty table of m0<<k buckets whose slots hold fbits-bit
