@@ -220,10 +220,8 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	switch t := &c.t; {
 	case t.class.packedNarrow() || t.class == classExpNarrow: // kickNarrow takes a slot's fingerprint bits
 		return c.kickNarrow(path, i1, i2, v1)
-	case t.class == classSemi:
+	case t.class == classSemi || t.class == classExpSemi:
 		return c.kickSemi(path, i1, i2, v1)
-	case t.class == classExpSemi:
-		return c.kickExpSemi(path, i1, i2, v1)
 	case t.class == classGrownNarrow:
 		return c.kickGrownNarrow(path, i1, v1, i2, v2)
 	case t.class == classGrown && t.codec == classWide:
@@ -459,43 +457,13 @@ func setStep(path []byte, k int, slot uint) {
 
 func step(path []byte, k int) uint { return uint(path[k/4]>>(uint(k%4)*2)) & 3 }
 
-// kickSemi is kickNarrow for a fixed semi-sorted table with f <= 16; a slot
-// number is a rank in the bucket's sorted order. Through kickWalk, an
-// insert took 492 instructions instead of 382 (f = 13, bench/icount).
-func (c *core) kickSemi(path []byte, i1, i2 uint64, fp uint32) bool {
-	t := &c.t
-	m := t.m0
-	b, cur, r := c.walkStart(i1, fp, i2, fp)
-	for k := 0; k < c.maxKicks; k++ {
-		r = c.stepBits(k, r)
-		var s [slotsPerBucket]uint32
-		s[0], s[1], s[2], s[3] = semiNarrow4(t.narrowWord(b), t.w&15, t.lowMask)
-		o := [slotsPerBucket]uint64{altOn(b, s[0], m), altOn(b, s[1], m), altOn(b, s[2], m), altOn(b, s[3], m)}
-		ow := [slotsPerBucket]uint64{t.narrowWord(o[0]), t.narrowWord(o[1]), t.narrowWord(o[2]), t.narrowWord(o[3])}
-		at := firstFree([slotsPerBucket]bool{t.semiFree(ow[0]), t.semiFree(ow[1]), t.semiFree(ow[2]), t.semiFree(ow[3])}, uint(r&3))
-		r >>= 2
-		victim := s[at]
-		s[at] = cur
-		x, _ := t.semiPack(s[0], s[1], s[2], s[3])
-		t.setNarrow(b, x)
-		setStep(path, k, semiRank(s, cur)) // cur's slot once sorted, as replaceIn would find it
-		b, cur = o[at], victim
-		if t.semiFree(ow[at]) {
-			t.setNarrow(b, t.semiWith(ow[at], cur))
-			return true
-		}
-	}
-	c.unkick(path, b, cur)
-	return false
-}
-
-// kickExpSemi is kickSemi for an expiring semi-sorted table (classExpSemi):
-// a slot's fingerprint bits (fpMask) decide its other bucket, and it moves
-// whole, generation bits and all. Apart, because the masks cost kickSemi's
-// plain inserts 6 instructions (389 against 383, 65536 keys, f = 13,
-// bench/icount); through kickWalk, an expiring insert took 539 instead
-// of 443 (1M keys, f = 13, G = 4).
-func (c *core) kickExpSemi(path []byte, i1, i2 uint64, v uint32) bool {
+// kickSemi is kickNarrow for a semi-sorted table of one-word buckets,
+// fixed or expiring (classSemi, classExpSemi); a slot number is a rank in
+// the bucket's sorted order, and a slot's fingerprint bits (fpm) decide its
+// other bucket. Through kickWalk, an insert took 492 instructions instead
+// of 382 (f = 13, bench/icount), and an expiring one 539 instead of 443
+// (1M keys, G = 4).
+func (c *core) kickSemi(path []byte, i1, i2 uint64, v uint32) bool {
 	t := &c.t
 	m, fpm := t.m0, uint32(t.fpMask)
 	b, cur, r := c.walkStart(i1, v, i2, v)
@@ -511,7 +479,7 @@ func (c *core) kickExpSemi(path []byte, i1, i2 uint64, v uint32) bool {
 		s[at] = cur
 		x, _ := t.semiPack(s[0], s[1], s[2], s[3])
 		t.setNarrow(b, x)
-		setStep(path, k, semiRank(s, cur))
+		setStep(path, k, semiRank(s, cur)) // cur's slot once sorted, as replaceIn would find it
 		b, cur = o[at], victim
 		if t.semiFree(ow[at]) {
 			t.setNarrow(b, t.semiWith(ow[at], cur))

@@ -7,14 +7,14 @@ import (
 	"testing"
 )
 
-// TestKickSameWalk checks kickNarrow, kickSemi and kickExpSemi against kickWalk,
+// TestKickSameWalk checks kickNarrow, kickSemi and kickSemi against kickWalk,
 // the walk for any table: from the same table and PRNG state, every
 // displacement must give the same result, the same bytes and the same PRNG
 // state, for every width and layout they serve, for walks that succeed and
 // walks that fail and are undone (MaxKicks 3). kickNarrow also serves
 // growable packed tables, as does kickGrownWide for their slots of 17 to
 // 32 bits: they are checked at their first two stages (at the second a
-// value moves between layers). kickNarrow and kickExpSemi serve expiring
+// value moves between layers). kickNarrow and kickSemi serve expiring
 // tables of slots of at most 16 bits, whose values carry random
 // generations.
 func TestKickSameWalk(t *testing.T) {
@@ -113,7 +113,7 @@ func testKickSameWalk(t *testing.T, layout Layout, growable bool, stage, gens ui
 				case layout == Packed:
 					ok = f.c.kickNarrow(path[:], b1, b2, v1)
 				case gens != 0:
-					ok = f.c.kickExpSemi(path[:], b1, b2, v1)
+					ok = f.c.kickSemi(path[:], b1, b2, v1)
 				default:
 					ok = f.c.kickSemi(path[:], b1, b2, v1)
 				}
