@@ -67,9 +67,6 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 		return c.insertFull(i1, fp, i2, fp)
 	}
 	if t.genBits != 0 {
-		if t.class == classExpSemi {
-			return c.insertExpSemi(h)
-		}
 		return c.insertExpiring(h)
 	}
 	return c.insertSlow(h)
@@ -124,8 +121,10 @@ func (c *core) insertAt(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
 
 // insertFull is insertAt once both buckets are known to be full.
 func (c *core) insertFull(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
-	// If they hold nothing but the key's fingerprint, no displacement can
-	// help: it can only ever live in these two buckets.
+	// If they hold nothing but the key's fingerprint (of any generation),
+	// no displacement can help: it can only ever live in these two buckets.
+	// slot0Is spares most inserts countMatches (40 instructions, 1M keys,
+	// expiring, f = 13).
 	if (!c.t.class.wordBuckets() || c.t.slot0Is(i1, v1)) && c.t.countMatches(i1, v1, i2, v2) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates
 	}
@@ -139,13 +138,13 @@ func (c *core) insertFull(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
 func (c *core) insertHash(h uint64) error { return c.insert(kindHash, unsafe.Pointer(&h)) }
 
 // insertExpiring is insert for an expiring table: the key's fingerprint
-// stored in the current generation.
+// stored in the current generation, by core.insert's fast paths.
 func (c *core) insertExpiring(h uint64) error {
 	t := &c.t
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
 	v := t.expiringValue(fp, c.gen)
-	if t.class == classExpNarrow { // core.insert's fast path
+	if t.class == classExpNarrow {
 		z1, z2 := t.freeMarks(t.narrowWord(i1)), t.freeMarks(t.narrowWord(i2))
 		i, z := i1, z1
 		if z1 == 0 {
@@ -157,7 +156,7 @@ func (c *core) insertExpiring(h uint64) error {
 			return nil
 		}
 	} else if t.codec == classSemi {
-		if t.semiAdd2(i1, i2, v) { // core.insert's semi-sorted fast path
+		if t.semiAdd2(i1, i2, v) {
 			c.count++
 			return nil
 		}
@@ -165,37 +164,7 @@ func (c *core) insertExpiring(h uint64) error {
 		c.count++
 		return nil
 	}
-	return c.insertExpiringFull(i1, i2, fp, v)
-}
-
-// insertExpiringFull is insertExpiring once buckets i1 and i2 are known to
-// be full, for fingerprint fp stored as v.
-func (c *core) insertExpiringFull(i1, i2 uint64, fp, v uint32) error {
-	t := &c.t
-	// Eight copies of fp, of any generations: no displacement can help.
-	// slot0Is spares most inserts countMatches (40 instructions, 1M keys).
-	if (t.class == classExpiring || t.slot0Is(i1, fp)) && t.countMatches(i1, fp, i2, fp) == 2*slotsPerBucket {
-		return ErrTooManyDuplicates
-	}
-	if !c.kick(i1, v, i2, v) {
-		return ErrFull
-	}
-	c.count++
-	return nil
-}
-
-// insertExpSemi is insertExpiring for classExpSemi, without the class
-// tests (3 instructions an insert, bench/icount, 1M keys, f = 13, G = 4).
-func (c *core) insertExpSemi(h uint64) error {
-	t := &c.t
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	v := t.expiringValue(fp, c.gen)
-	if t.semiAdd2(i1, i2, v) {
-		c.count++
-		return nil
-	}
-	return c.insertExpiringFull(i1, i2, fp, v)
+	return c.insertFull(i1, v, i2, v)
 }
 
 // The displacement walks: kick chooses one for the table's class. Each

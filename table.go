@@ -711,10 +711,10 @@ func (t *table) expiringHolds(i uint64, fp uint32) uint64 {
 }
 
 // bucketMatches is the number of slots of bucket i that hold v: in an
-// expiring table, whose fingerprint bits are v, of any generation.
+// expiring table, v's fingerprint bits, of any generation.
 func (t *table) bucketMatches(i uint64, v uint32) int {
 	if t.genBits != 0 {
-		return bits.OnesCount64(t.expiringHolds(i, v))
+		return bits.OnesCount64(t.expiringHolds(i, v&uint32(t.fpMask)))
 	}
 	lo, hi := t.bucketAt(i)
 	mlo, mhi := t.match(lo, hi, v)
