@@ -54,24 +54,20 @@ func (t *table) firstShape() table {
 }
 
 // expiringShape is a fixed table of m buckets without data whose slots hold
-// fbits-bit fingerprints and the generation bits of gens generations. Its
-// slots are fbits+genBits(gens) bits wide, and its fingerprints fbits (what
-// locate draws and the false-positive rate counts). With gens = 1 it is a
-// plain table.
+// fbits-bit fingerprints under the generation bits of gens generations;
+// with gens = 1, a plain table.
 func expiringShape(m uint64, fbits uint, layout Layout, gens uint) table {
 	gb := genBits(gens)
 	t := tableShape(m, fbits+gb, 0, 0, layout)
 	t.fbits, t.fpRange, t.fpMask = fbits, 1<<fbits-1, 1<<fbits-1
 	t.gens, t.genBits = gens, gb
 	if gb > 0 {
-		// The class follows from the fixed class of the slot width (codec).
 		t.fpLanes = fpLanesOf(t.f, fbits)
 		switch {
 		case t.codec.packedNarrow():
 			t.class = classExpNarrow
 		case t.codec == classSemi && gb <= 4:
-			// A slot's low w bits are its low part, all fingerprint bits,
-			// and its generation bits the top gb of its 4-bit prefix.
+			// The generation bits are the top gb of each 4-bit prefix.
 			t.class = classExpSemi
 			t.semiFpP = 0x1111 * (1<<(4-gb) - 1)
 		default:
@@ -82,11 +78,8 @@ func expiringShape(m uint64, fbits uint, layout Layout, gens uint) table {
 }
 
 // fpLanesOf is newLanes(f) for the low fbits bits of each lane, a slot's
-// fingerprint: tops the top fingerprint bit, rest the bits under it. The
-// zero test with them (lanes.zero64, zero128, the batch probes') sees the
-// fingerprint bits alone: a lane's sum stays below 2^fbits, so it carries
-// into no generation bit and no other lane, and plain tables' probes take
-// it with their own lanes at no cost.
+// fingerprint: the zero tests with them (zero64, zero128, the batch
+// probes') carry into no generation bit, so they see the fingerprint alone.
 func fpLanesOf(f, fbits uint) lanes {
 	l := lanes{onesLo: newLanes(f).onesLo, onesHi: newLanes(f).onesHi}
 	for k := uint(0); k < slotsPerBucket; k++ {
@@ -110,9 +103,8 @@ func (t *table) expiringHas(i1, i2 uint64, fp uint32) bool {
 	return t.expiringHolds(i1, fp)|t.expiringHolds(i2, fp) != 0
 }
 
-// expiringWords reports whether bucket w1 or w2 of a table of
-// classExpNarrow or classExpSemi, as narrowWord reads them, holds
-// fingerprint fp, of any generation: lookup's probes of the classes.
+// expiringWords is expiringHas for classExpNarrow or classExpSemi, given
+// the buckets as narrowWord reads them.
 func (t *table) expiringWords(w1, w2 uint64, fp uint32) bool {
 	if t.class == classExpSemi {
 		bp := uint64(fp>>(t.w&31)) * 0x1111
@@ -124,8 +116,7 @@ func (t *table) expiringWords(w1, w2 uint64, fp uint32) bool {
 	return ((x1-ones)&^x1|(x2-ones)&^x2)&t.fpLanes.topsLo != 0
 }
 
-// expiringAt reports whether the bucket at bit p holds fingerprint fp, of
-// any generation: expiringHolds for a bucket the batch located by its bit.
+// expiringAt is expiringHolds for the bucket at bit p, for the batches.
 func (t *table) expiringAt(p uint64, fp uint32) bool {
 	for _, v := range t.decode(t.bucketFrom(p)) {
 		if v&uint32(t.fpMask) == fp { // fp != 0: never an empty slot
@@ -154,9 +145,8 @@ func (t *table) age(v uint32, gen uint) uint {
 }
 
 // oldest finds the oldest slot holding fingerprint fp in buckets i1 and i2
-// (the youngest if young), the current generation being gen: its bucket,
-// the bucket's slots (bucketSlots) and its index among them, or k < 0 if
-// neither holds fp.
+// (the youngest if young): its bucket, the bucket's slots and its index
+// among them, or k < 0 if neither holds fp.
 func (t *table) oldest(i1, i2 uint64, fp uint32, gen uint, young bool) (b uint64, s [4]uint32, k int) {
 	k, best := -1, uint(0)
 	for _, i := range [2]uint64{i1, i2} {
@@ -173,16 +163,13 @@ func (t *table) oldest(i1, i2 uint64, fp uint32, gen uint, young bool) (b uint64
 	return b, s, k
 }
 
-// expire clears every slot of generation id and returns how many it
-// cleared: one pass over the table, in order.
+// expire clears every slot of generation id, in one pass, and returns how
+// many it cleared.
 func (t *table) expire(id uint) int {
 	if t.class != classExpNarrow {
 		return t.expireBuckets(id)
 	}
-	// Four lanes at once: a lane is cleared if its generation bits are id
-	// and it is not empty. Each bucket is read and, if it changes, written
-	// with one 64-bit load and store at its byte, the bits around it
-	// stored back as they were.
+	// Four lanes at once: one load a bucket, and a store if it changes.
 	l, f, bb := t.lanes, t.f&31, uint64(t.bbits)
 	gens := l.onesLo * (t.slotMax &^ t.fpMask)
 	pat := l.onesLo * uint64(id) << (t.fbits & 31)
@@ -202,8 +189,7 @@ func (t *table) expire(id uint) int {
 	return n
 }
 
-// expireBuckets is expire for any expiring table: each bucket decoded,
-// and encoded again if it changed.
+// expireBuckets is expire for any expiring table, bucket by bucket.
 func (t *table) expireBuckets(id uint) int {
 	if t.codec == classSemi {
 		return t.expireSemiNarrow(uint32(id))
@@ -227,11 +213,8 @@ func (t *table) expireBuckets(id uint) int {
 	return n
 }
 
-// expireSemiNarrow is expire for a semi-sorted table of buckets of at most
-// 64 bits: one load a bucket and, if it changes, one store. With at most 4
-// generation bits they are the top bits of each slot's prefix, and a
-// bucket is tested and re-encoded without decoding its slots (semiExpiry);
-// with more, each bucket is decoded, and sorted and encoded again (semiPack).
+// expireSemiNarrow is expire for a semi-sorted table of one-word buckets:
+// with at most 4 generation bits without decoding them (semiExpiry).
 func (t *table) expireSemiNarrow(id uint32) int {
 	if t.genBits > 4 {
 		return t.expireSemiSorting(id)
@@ -250,11 +233,9 @@ func (t *table) expireSemiNarrow(id uint32) int {
 		}
 		return n
 	}
-	// Each bucket's word is loaded before the previous bucket's store, which
-	// it overlaps: loaded after it, the load waits for the store (16.5 ns a
-	// bucket and 67 instructions so, 14.5 ns and 77 this way; 11.2 ns with
-	// the stores elsewhere; f = 13, G = 4, thread CPU time). The store's
-	// bits of this bucket are then patched in.
+	// Each bucket's word is loaded before the previous bucket's store, and
+	// that store's bits patched in: a load after the store waits for it
+	// (14.5 ns a bucket against 16.5, f = 13, G = 4).
 	data, bb := t.data, uint64(t.bbits)
 	mask := ^uint64(0) >> (64 - bb&63)
 	word := load64At(data, 0)
@@ -284,8 +265,7 @@ func (t *table) semiEmpty(b uint64) int {
 	return 4 - int(used&1+used>>w&1+used>>(2*w)&1+used>>(3*w)&1)
 }
 
-// expireSemiSorting is expireSemiNarrow for more than 4 generation bits:
-// each bucket decoded, and if it changes, sorted and encoded again.
+// expireSemiSorting is expireSemiNarrow for more than 4 generation bits.
 func (t *table) expireSemiSorting(id uint32) int {
 	w, low, fb := t.w&15, t.lowMask, t.fbits&31 // f <= 16: w < 13
 	n := 0
@@ -309,23 +289,16 @@ func (t *table) expireSemiSorting(id uint32) int {
 }
 
 // semiExpiry clears the slots of one generation from the buckets of a
-// semi-sorted table of at most 64-bit buckets and at most 4 generation
-// bits, which are the top bits of each slot's 4-bit prefix.
-//
-// A bucket's slots are sorted by value, and the generation bits are a
-// value's top bits, so the slots of generation id are a run of them:
-// below it the empty slots and the younger ids, above it the older. Once
-// cleared they are the smallest values, so the bucket stays sorted if the
-// run moves to the bottom and the slots below it move up by its length k:
-// the prefixes by 4k bits and the low parts by kw, under the mask of the
-// slots up to the run's end. No slot is decoded, sorted or compared: 77
-// instructions a bucket, where decoding, sorting and encoding each bucket
-// (expireSemiSorting) took 201 (f = 13, G = 4, bench/icount semi gen).
+// semi-sorted table of one-word buckets and at most 4 generation bits, the
+// top bits of each slot's prefix. Slots are sorted, so a generation's are
+// a run; cleared, they are the smallest, so the bucket stays sorted if the
+// run moves to the bottom and the slots below it move up by its length k
+// (prefixes by 4k bits, low parts by kw): 77 instructions a bucket, where
+// decoding and sorting (expireSemiSorting) took 201 (f = 13, G = 4).
 type semiExpiry struct {
 	idN, genN uint64 // id in the generation bits of each prefix, and their mask
-	// moves[r] clears the run r (a 4-bit mask of slots, run's): the
-	// prefixes (lowP, mulP) and the low parts (lowL, mulL) under the run's
-	// end move up by k slots as products, which need no shift count.
+	// moves[r] clears the run r (a mask of slots) by products, which need
+	// no shift count.
 	moves [16]semiMove
 }
 
@@ -369,9 +342,8 @@ func (e *semiExpiry) clear(b, nib, r uint64) uint64 {
 	return l<<semiCodeBits | semiEncodeNibbles(nib)
 }
 
-// insertUniqueExpiring is InsertUnique for an expiring table: a key already
-// present has its youngest copy moved to the current generation, in place,
-// and is not added.
+// insertUniqueExpiring is InsertUnique for an expiring table: a present
+// key's youngest copy moves to the current generation, in place.
 func (c *core) insertUniqueExpiring(h uint64) (bool, error) {
 	t := &c.t
 	fp, i1 := t.locate(h)
@@ -388,8 +360,7 @@ func (c *core) insertUniqueExpiring(h uint64) (bool, error) {
 	return true, nil
 }
 
-// deleteExpiring is Delete for an expiring table: it removes the oldest
-// copy of the key's fingerprint.
+// deleteExpiring is Delete for an expiring table: the oldest copy goes.
 func (c *core) deleteExpiring(h uint64) bool {
 	t := &c.t
 	fp, i1 := t.locate(h)
@@ -404,7 +375,7 @@ func (c *core) deleteExpiring(h uint64) bool {
 }
 
 // advance is Advance: the next generation becomes current, and the slots
-// stored in it G generations ago are cleared. It returns how many.
+// stored in it G generations ago are cleared; it returns how many.
 func (c *core) advance() int {
 	t := &c.t
 	switch t.gens {

@@ -5,31 +5,28 @@ package cuckoo
 // the doubling that moves a table to its next stage; and the policy that
 // doubles it and retries an insert (insertGrowing).
 //
-// Growth (Config.MaxCapacity above Capacity) doubles a filter in place
-// without its keys, keeping every key, its false-positive rate, and lookups
-// of two buckets. Stage k, 0 to g, has m0 * 2^k buckets. A key's hash gives
-// an f-bit fingerprint fp and a base bucket i1 in [0, m0), as for a fixed
-// filter, and g layer bits L. At stage k its first bucket is
+// Growth (Config.MaxCapacity above Capacity) doubles a filter without its
+// keys, keeping every key, its false-positive rate, and lookups of two
+// buckets. Stage k, 0 to g, has m0 * 2^k buckets. A key's hash gives an
+// f-bit fingerprint fp, a base bucket i1 in [0, m0) and g layer bits L. At
+// stage k its first bucket is
 //
 //	B1 = i1*2^k + L>>(g-k)
 //
 // and the g-k layer bits no index holds yet are kept above the fingerprint:
 // a slot has f+g-k bits, fp | (L mod 2^(g-k)) << f.
 //
-// The second bucket has base alt(i1, fp) and layer bits L2 = L ^ H(fp), so
-// that displacements move load between layers, which would otherwise fill
-// unevenly. A slot keeps its own bucket's layer bits, so one rule serves
-// both: in bucket B = i*2^k + l, v = fp | r<<f has layer l<<(g-k) | r, and
-// its other place is base alt(i, fp) with that layer ^ H(fp), an
-// involution without fixed points, as alt is.
+// The second bucket has base alt(i1, fp) and layer bits L ^ H(fp), so that
+// displacements move load between layers. A slot keeps its own bucket's
+// layer bits, so one rule, an involution, serves both: in bucket
+// B = i*2^k + l, v = fp | r<<f has layer l<<(g-k) | r, and its other place
+// is base alt(i, fp) in that layer ^ H(fp).
 //
 // Doubling: bucket B of stage k becomes 2B and 2B+1, each slot going by its
-// top layer bit, which it loses; four slots split between two buckets, so
-// nothing overflows and a doubling is one pass. A lookup at stage k
-// compares f+g-k bits, so the rate is at most the configured one at every
-// stage. L is the top g bits of the low 32 bits of locate's fingerprint
-// product, uniform over the fingerprint's share of the hashes: that needs
-// f+g <= 32, also the widest slot.
+// top layer bit, which it loses, in one pass. A lookup at stage k compares
+// f+g-k bits, so the rate is at most the configured one at every stage. L
+// is the top g bits of the low 32 bits of locate's fingerprint product,
+// which needs f+g <= 32.
 
 // place returns a key's two buckets and the value each would hold for it,
 // from its hash.
@@ -51,8 +48,7 @@ func (t *table) layered(h uint64, fp uint32, i1, i2 uint64) (b1 uint64, v1 uint3
 	return b1, v1, b2, v2
 }
 
-// layers returns a key's two g-bit layers: the first from its hash, the
-// second that xor H(fp). Shift counts are masked so that it inlines.
+// layers returns a key's two g-bit layers; masked shifts let it inline.
 func (t *table) layers(h uint64, fp uint32) (l1, l2 uint32) {
 	ls := t.lshift & 31
 	l1 = uint32(uint64(uint32(h))*t.fpRange) >> ls
@@ -61,7 +57,7 @@ func (t *table) layers(h uint64, fp uint32) (l1, l2 uint32) {
 
 // staged returns the bucket at this stage of base bucket i in layer l, and
 // the value a slot there holds for fp: stageGeometry.at on the table's
-// fields (57 instructions less a grown lookup than through a stageGeometry).
+// fields (57 instructions a grown lookup).
 func (t *table) staged(i uint64, l, fp uint32) (uint64, uint32) {
 	return i<<(t.k&63) | uint64(l>>(t.rbits&31)), fp | (l&t.rmask)<<(t.fbits&31)
 }
@@ -77,8 +73,7 @@ func (t *table) other(b uint64, v uint32) (uint64, uint32) {
 }
 
 // stageGeometry is what other needs of a growable table, in a value that a
-// loop storing to the table keeps in registers (the compiler reloads a
-// table's fields after each store).
+// loop storing to the table keeps in registers.
 type stageGeometry struct {
 	m0                      uint64
 	k, rbits, fbits, lshift uint
@@ -98,8 +93,7 @@ func (s *stageGeometry) other(b uint64, v uint32) (uint64, uint32) {
 }
 
 // split returns the base bucket of bucket b and the layer bits its index
-// holds, in place in a full layer: the part of other that a walk's step
-// computes once for four values. split, otherLayer and at inline.
+// holds, in place in a full layer: what a walk's step computes once.
 func (s *stageGeometry) split(b uint64) (base uint64, low uint32) {
 	k := s.k & 31 // k <= g < 32: the masks tell the compiler so
 	return b >> k, uint32(b&(1<<k-1)) << (s.rbits & 31)
@@ -122,18 +116,16 @@ func (s *stageGeometry) at(i uint64, l, fp uint32) (uint64, uint32) {
 // than alt's, so that a fingerprint's layer and bucket offsets are unrelated.
 const layerMul = 0x85ebca6b
 
-// double returns the table of the next stage, holding every value of t:
-// bucket B's values go to buckets 2B and 2B+1 by their top bit, which they
-// lose. It allocates the new table and displaces nothing.
+// double returns the table of the next stage, holding every value of t.
 func (t *table) double() table {
 	n := newStage(t.m0, t.fbits, t.g, t.k+1, t.layout)
 	t.doubleInto(&n)
 	return n
 }
 
-// doubleInto is double into n, an empty table of the next stage, bucket by
-// bucket through split; bucket128 and orBucket inline, where bucketAt and
-// setBucket do not (4 instructions an insert, f = 13, bench/icount grow).
+// doubleInto is double into n, an empty table of the next stage; bucket128
+// and orBucket inline, where bucketAt and setBucket do not (4 instructions
+// a growable insert, f = 13).
 func (t *table) doubleInto(n *table) {
 	if t.class == classGrownNarrow {
 		t.doubleNarrow(n)
@@ -149,8 +141,7 @@ func (t *table) doubleInto(n *table) {
 }
 
 // orBucket ors the bucket value (lo, hi), which has no bits past the
-// bucket's, into bucket i, whose bits are all zero: setBucket without
-// the masks, two words.
+// bucket's, into the empty bucket i.
 func (t *table) orBucket(i, lo, hi uint64) {
 	p := i * uint64(t.bbits)
 	o, s := p>>3, p&7
@@ -158,9 +149,8 @@ func (t *table) orBucket(i, lo, hi uint64) {
 	store64(t.data, o+8, load64(t.data, o+8)|hi<<s|lo>>1>>(63-s))
 }
 
-// doubleNarrow is doubleInto for a packed table with f <= 16, written out:
-// each child bucket, at most 60 bits from 0 or 4 bits into a byte, is
-// assembled in a word and or'ed into the new table with one load and store.
+// doubleNarrow is doubleInto for classGrownNarrow: each child bucket is
+// assembled in a word and or'ed in with one load and store.
 func (t *table) doubleNarrow(n *table) {
 	f, top, nf, nb := t.f&31, (t.f-1)&31, n.f&31, uint64(n.bbits)
 	mask, low := uint64(t.slotMax), uint64(1)<<top-1
@@ -197,8 +187,7 @@ func (t *table) canGrow() bool { return t.k < t.g }
 func (t *table) stageCapacity() int { return t.fill }
 
 // restage returns where a table at stage t.k >= k keeps the value v that
-// stage k keeps in bucket b: the same base bucket, the layer bits split
-// between the bucket index and the slot at t.k instead of k.
+// stage k keeps in bucket b.
 func (t *table) restage(b uint64, v uint32, k uint) (uint64, uint32) {
 	fp := v & uint32(t.fpMask)
 	l := uint32(b&(1<<k-1))<<(t.g-k) | v>>t.fbits // the full layer
@@ -230,9 +219,8 @@ func (x *placedKey) placeIn(t *table) (b1 uint64, v1 uint32, b2 uint64, v2 uint3
 // Insert, Merge and the concurrent insertSlow share: the table doubles
 // first when its stage is full, and again each time the insert fails with
 // ErrFull while it can (failed: x has just failed at this stage). ErrFull
-// comes only after the last stage, with the filter as it was: a doubling
-// builds a new table. ErrTooManyDuplicates comes before any doubling,
-// which keeps a key's copies together and so would not help.
+// comes only after the last stage, with the filter as it was.
+// ErrTooManyDuplicates comes first: a doubling keeps copies together.
 func (c *core) insertGrowing(x *placedKey, failed bool) error {
 	if !failed && c.count >= c.t.stageCapacity() {
 		if c.t.countMatches(x.placeIn(&c.t)) == 2*slotsPerBucket {
@@ -262,8 +250,7 @@ func (c *core) insertGrowing(x *placedKey, failed bool) error {
 func (c *core) grow() { c.t = c.t.double() }
 
 // insertGrown is insertGrowing for the key of hash h, which has just failed
-// with ErrFull at a stage that can double; apart, to keep the placedKey out
-// of insert's frame.
+// with ErrFull; apart, to keep the placedKey out of insert's frame.
 //
 //go:noinline
 func (c *core) insertGrown(h uint64) error {

@@ -4,17 +4,12 @@ import (
 	"unsafe"
 )
 
-// An insert: the fast paths of the common classes (core.insert) and the
-// displacement walks that make room in a full pair of buckets (kick). A
-// growable filter's inserts that must double its table follow the growth
-// policy (growth.go).
+// An insert: the fast paths (core.insert) and the displacement walks that
+// make room in a full pair of buckets (kick).
 
 // insert adds the key of kind k at p (a hash for kindHash). The common
-// cases are written out here: a packed table with slots of at most 16 bits,
-// both buckets read before either is tested and the free slot written in
-// place (a branch: an arithmetic choice measured no faster), then a fixed
-// semi-sorted one with f <= 16 (semiAdd2). Both full, a fixed table goes
-// straight to the walk (insertFull); other tables take insertSlow.
+// classes are written out: both buckets are read before either is tested,
+// so that their cache misses overlap.
 func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 	var h uint64
 	switch k { // as in lookup
@@ -29,8 +24,7 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 		h = c.h.key(k, p)
 	}
 	t := &c.t
-	// Packed with slots of at most 16 bits (the first three classes are the
-	// fixed tables of that kind), and a growable one that need not double.
+	// Packed with slots of at most 16 bits, fixed or growable.
 	if t.class.packedNarrow() || t.class == classGrownNarrow && c.count < t.fill {
 		fp, i1 := t.locate(h)
 		i2 := t.alt(i1, fp)
@@ -72,9 +66,7 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 	return c.insertSlow(h)
 }
 
-// semiAdd2 is add2 for a fixed semi-sorted table with f <= 16, where one
-// load holds a bucket. Both buckets are read before either is tested, so
-// that their cache misses overlap.
+// semiAdd2 is add2 for a semi-sorted table of one-word buckets.
 func (t *table) semiAdd2(i1, i2 uint64, v uint32) bool {
 	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
 	i, b := i1, b1
@@ -84,8 +76,7 @@ func (t *table) semiAdd2(i1, i2 uint64, v uint32) bool {
 			return false
 		}
 	}
-	// semiWith, written out: the call costs an insert 14 instructions
-	// (bench/icount, f = 13: 404 against 390).
+	// semiWith, written out: its call cost 14 instructions (f = 13).
 	w, mask := t.w&15, t.lowMask
 	_, s1, s2, s3 := semiNarrow4(b, w, mask)
 	v, s1 = minMax(v, s1)
@@ -99,8 +90,7 @@ func (t *table) semiAdd2(i1, i2 uint64, v uint32) bool {
 // return: inserts, batches and encodings.
 var errZeroFilter = formatErr(ErrIncompatible, "the Filter was made neither by New nor by decoding (UnmarshalBinary, UnmarshalText, ReadFrom): a zero Filter has no table")
 
-// insertSlow is insert for everything but the common case: a full pair of
-// buckets; the other layouts and widths; a growable filter (insertGrowing).
+// insertSlow is insert for the classes core.insert does not write out.
 func (c *core) insertSlow(h uint64) error {
 	if !c.t.canGrow() {
 		return c.insertAt(c.t.place(h))
@@ -167,19 +157,13 @@ func (c *core) insertExpiring(h uint64) error {
 	return c.insertFull(i1, v, i2, v)
 }
 
-// The displacement walks: kick chooses one for the table's class. Each
-// records its path and, when it fails, undoes it, so that a failed insert
-// leaves the table as it was.
-
 // kick makes room for a key whose buckets i1 and i2 are full (holding it as
 // v1 and v2) by a random walk: it puts the key into a slot of one bucket,
 // moves the fingerprint it took out to that one's other bucket, and so on,
 // until one lands in a free slot or maxKicks steps are done. Each step
-// prefers a fingerprint whose other bucket has room (a look-ahead of one
-// step), reaching higher loads in fewer steps. The walk records the slot of
-// each step (2 bits); a failed one runs backwards, swapping each homeless
-// fingerprint back into its recorded slot, which restores the table bit for
-// bit.
+// prefers a fingerprint whose other bucket has room, which reaches higher
+// loads in fewer steps. The walk records each step's slot (2 bits); a
+// failed one runs backwards, which restores the table bit for bit.
 func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	var stack [kickStackSteps / 4]byte
 	path := stack[:]
@@ -199,9 +183,7 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	return c.kickWalk(path, i1, v1, i2, v2)
 }
 
-// kickWalk is kick for any table, with path to record the steps in. Each
-// step decodes its bucket once: the look-ahead's other buckets and values
-// are where the victim then goes.
+// kickWalk is kick for any table, with path to record the steps in.
 func (c *core) kickWalk(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	t := &c.t
 	b, cur, r := c.walkStart(i1, v1, i2, v2)
@@ -225,14 +207,11 @@ func (c *core) kickWalk(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32)
 	return false
 }
 
-// kickNarrow is kick for a fixed packed table with f <= 16 (one word a
-// bucket): the same steps, each reading its bucket once and reusing the
-// look-ahead's reads of the other buckets (never b: alt(b, fp) != b).
-// Through kickWalk, an insert took 372 instructions instead of 257 (f = 13,
-// bench/icount).
+// kickNarrow is kickWalk for a packed table of one-word buckets, fixed or
+// expiring, reusing the look-ahead's reads (never of b: alt(b, fp) != b):
+// 257 instructions an insert against kickWalk's 372 (f = 13).
 func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
-	// What a step needs, in locals: the compiler reloads fields after each
-	// store to the table.
+	// Locals: the compiler reloads fields after each store to the table.
 	t := &c.t
 	data, m, bbits := t.data, t.m0, uint64(t.bbits)
 	f, mask, fpm := t.f&31, uint64(t.slotMax), uint64(t.fpMask) // fpm: a slot's fingerprint bits, all of it but in an expiring table
@@ -267,11 +246,9 @@ func (c *core) kickNarrow(path []byte, i1, i2 uint64, fp uint32) bool {
 	return false
 }
 
-// kickGrownNarrow is kickNarrow for a growable packed table with slots of
-// at most 16 bits, values moving as other gives them, layer bits and all.
-// The look-aheads are written out with the fields in locals: a loop through
-// t took 30 instructions more an insert, and kickWalk 612 instead of 505
-// (f = 13, growing from 1/1024, bench/icount).
+// kickGrownNarrow is kickNarrow for a growable table (classGrownNarrow),
+// values moving layer bits and all: 505 instructions an insert against
+// kickWalk's 612 (f = 13, growing from 1/1024).
 func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	t := &c.t
 	data, bbits := t.data, uint64(t.bbits)
@@ -311,11 +288,9 @@ func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 
 	return false
 }
 
-// kickGrownWide is kickGrownNarrow for packed slots of 17 to 32 bits, whose
-// buckets of up to 128 bits take two loads (bucket128): the walk of a
-// growable filter's first stages. Through kickWalk, filling a growable
-// filter (f = 13, from 1/1024 of its capacity) took 40 instructions more an
-// insert (bench/icount: 545 against 505).
+// kickGrownWide is kickGrownNarrow for packed slots of 17 to 32 bits, a
+// growable filter's first stages: 505 instructions an insert against
+// kickWalk's 545 (f = 13, growing from 1/1024).
 func (c *core) kickGrownWide(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	t := &c.t
 	g, f, mask := t.stage(), t.f, uint32(t.slotMax) // f up to 32: bits128 takes any position
@@ -355,9 +330,8 @@ func (c *core) kickGrownWide(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 ui
 	return false
 }
 
-// walkStart draws a walk's first random bits and picks its first bucket,
-// i1 or i2, with the top one; it returns the bucket, the value the key has
-// there (v1 or v2) and the bits.
+// walkStart draws a walk's random bits and picks its first bucket, and the
+// key's value there, by the top one.
 func (c *core) walkStart(i1 uint64, v1 uint32, i2 uint64, v2 uint32) (b uint64, v uint32, r uint64) {
 	r = c.rand()
 	if r>>63 != 0 {
@@ -366,8 +340,8 @@ func (c *core) walkStart(i1 uint64, v1 uint32, i2 uint64, v2 uint32) (b uint64, 
 	return i1, v1, r
 }
 
-// stepBits returns the random bits for step k of a walk, given those left
-// from the step before, r: 2 a step, a new draw every 32 steps.
+// stepBits returns the random bits for step k, given those left, r: two a
+// step, a new draw every 32 steps.
 func (c *core) stepBits(k int, r uint64) uint64 {
 	if k%32 == 0 && k > 0 {
 		return c.rand()
@@ -384,10 +358,8 @@ func (c *core) unkick(path []byte, b uint64, cur uint32) {
 	}
 }
 
-// freeOf reports which of the buckets o have an empty slot. They are all
-// read before any is tested, so that their cache misses overlap; one-word
-// buckets with narrowWord and freeIn, which inline where bucketAt and
-// roomIn do not.
+// freeOf reports which of the buckets o have an empty slot, all read
+// before any is tested.
 func (t *table) freeOf(o [slotsPerBucket]uint64) (free [slotsPerBucket]bool) {
 	var lo, hi [slotsPerBucket]uint64
 	if t.f <= 16 {
@@ -427,11 +399,8 @@ func setStep(path []byte, k int, slot uint) {
 func step(path []byte, k int) uint { return uint(path[k/4]>>(uint(k%4)*2)) & 3 }
 
 // kickSemi is kickNarrow for a semi-sorted table of one-word buckets,
-// fixed or expiring (classSemi, classExpSemi); a slot number is a rank in
-// the bucket's sorted order, and a slot's fingerprint bits (fpm) decide its
-// other bucket. Through kickWalk, an insert took 492 instructions instead
-// of 382 (f = 13, bench/icount), and an expiring one 539 instead of 443
-// (1M keys, G = 4).
+// fixed or expiring; a slot number is a rank in the bucket's sorted order:
+// 387 instructions an insert against kickWalk's 492 (f = 13).
 func (c *core) kickSemi(path []byte, i1, i2 uint64, v uint32) bool {
 	t := &c.t
 	m, fpm := t.m0, uint32(t.fpMask)

@@ -38,11 +38,9 @@ const (
 	maxFingerprintBits = 32
 )
 
-// targetLoad is the fraction of the slots that Capacity fills, by
-// fingerprint width: below the lowest load at which an insert first failed
-// (0.964 for f >= 8; 0.742, 0.855, 0.942 and 0.957 for f = 4 to 7, whose
-// keys share bucket pairs and fingerprints more often; bench/RESULTS.md,
-// "Where inserts first fail").
+// targetLoad is the fraction of the slots that Capacity fills: below the
+// lowest load at which an insert first failed (bench/RESULTS.md, "Where
+// inserts first fail"; narrow keys share buckets and fingerprints more).
 func targetLoad(f uint) float64 {
 	switch f {
 	case 4:
@@ -69,17 +67,13 @@ func bucketBits(layout Layout, f uint) uint {
 // the hash.
 const maxBuckets = 1 << 32
 
-// tablePad is how many bytes follow the last bucket, so that a bucket is
-// always read with whole 64-bit loads: two loads at byte offsets o and o+8
-// read at most 16 bytes from the start of the last bucket, and a bucket
-// never starts less than one byte before the end of the buckets.
+// tablePad is how many bytes follow the last bucket, so that two 64-bit
+// loads from any bucket's first byte stay inside the table.
 const tablePad = 16
 
-// probeReachOf is how far past the last bucket the read-only probes read:
-// 8 bytes from a bucket's first byte for slots of at most 16 bits, else 16,
-// less the bucket's own (whole, since m is even) bytes; at most 8. A table
-// only read (a compact encoding's) needs that much padding, a Filter's
-// tablePad.
+// probeReachOf is how far past the last bucket the read-only probes read
+// (8 or 16 bytes from a bucket's start, less its own): the padding that a
+// table only read, a compact encoding's, needs.
 func probeReachOf(f, bbits uint) uint64 {
 	load := uint64(8)
 	if f > 16 {
@@ -97,8 +91,8 @@ func tableBytes(m uint64, bbits uint) uint64 {
 // i*bbits of data, little-endian, whatever the host; data ends with tablePad
 // zero bytes that are never part of a bucket.
 type table struct {
-	// What a single lookup reads comes first: with the reader's hasher and
-	// key kind before it, the first two cache lines (see reader).
+	// What a single lookup reads comes first, in the reader's first two
+	// cache lines.
 	m0      uint64 // base bucket count, even, >= 2: m = m0 << k (growth.go)
 	fpRange uint64 // 2^fbits - 1, the number of non-empty fingerprints
 	data    []byte
@@ -114,20 +108,15 @@ type table struct {
 	rbits  uint   // g - k: layer bits a slot keeps
 	rmask  uint32 // 2^rbits - 1
 
-	// An expiring table's generations (generations.go): a slot holds its
-	// fingerprint in its low fbits bits and, above them, the genBits bits
-	// of the generation it was stored in. genBits = 0 and gens = 0 for a
-	// table whose keys never expire.
+	// An expiring table's generations (generations.go), 0 if none.
 	genBits uint
 	gens    uint   // Config.Generations
 	fpLanes lanes  // lanes for the fingerprint bits of each slot (fpLanesOf): lanes if none expire
 	semiFpP uint64 // classExpSemi: the fingerprint bits of the four prefixes, as semiDecode gives them
 }
 
-// shape is what a table's code needs that follows from its layout and slot
-// width alone: the probe to run and the constants of its lane arithmetic.
-// It holds no pointer, so that copying it from its template (shapeOf) is a
-// plain copy.
+// shape is what follows from a table's layout and slot width alone. It
+// holds no pointer, so that copying it from its template is a plain copy.
 type shape struct {
 	class   probeClass // the single-key probe (lookup.go)
 	codec   probeClass // a fixed table's class for this layout and slot width: holds' test
@@ -149,14 +138,11 @@ type shape struct {
 	unspread     [16]uint64 // 4-bit slot mask -> top bits of the other w-bit lanes, w <= 15
 }
 
-// probeClass names the code of a table's single-key probe. It follows from
-// the layout and the width, so it is chosen once per table (classify) and
-// lookup's switch on it always goes the same way for one filter.
+// probeClass names the code of a table's single-key probe, chosen once per
+// table, so that lookup's switch always goes the same way for one filter.
+// The predicates below rely on the classes' order.
 type probeClass uint8
 
-// Their order is relied on by packedNarrow, oneWord, wordProbe, byWords and
-// wordBuckets; insertExpiring's slot-0 test takes every expiring class but
-// classExpiring to have one-word buckets.
 const (
 	class8           probeClass = iota // packed, f = 8: buckets of 4 bytes
 	class16                            // packed, f = 16: buckets of 8 bytes
@@ -171,38 +157,30 @@ const (
 	classExpiring                      // an expiring table, any other
 )
 
-// packedNarrow reports whether the class is that of a fixed packed table
-// with slots of at most 16 bits: class8, class16 or classNarrow.
+// packedNarrow: a fixed packed table of one-word buckets.
 func (c probeClass) packedNarrow() bool { return c <= classNarrow }
 
-// oneWord reports whether the class is that of a fixed table whose buckets
-// one 64-bit load holds: packedNarrow, or classSemi.
+// oneWord: a fixed table of one-word buckets.
 func (c probeClass) oneWord() bool { return c <= classSemi }
 
-// wordProbe reports whether a lookup of the class tests one word a bucket,
-// in the lookups' switch: oneWord, or an expiring table of such buckets.
+// wordProbe: oneWord, or an expiring table of one-word buckets.
 func (c probeClass) wordProbe() bool { return c <= classExpSemi }
 
-// byWords reports whether shape.hasWords tests tables of the class:
-// classNarrow and classSemi.
+// byWords: the classes shape.hasWords tests.
 func (c probeClass) byWords() bool { return c-classNarrow <= classSemi-classNarrow }
 
-// wordBuckets reports whether one load of narrowWord holds a bucket of the
-// class: wordProbe, or a growable packed table of slots of <= 16 bits.
+// wordBuckets: wordProbe, or classGrownNarrow.
 func (c probeClass) wordBuckets() bool { return c <= classGrownNarrow }
 
-// packedWords reports whether the class is that of a packed table with
-// slots of at most 16 bits, fixed, growable or expiring: one load of
-// narrowWord holds a bucket, its slots at multiples of f.
+// packedWords: a packed table of one-word buckets, of any kind.
 func (c probeClass) packedWords() bool {
 	return c.packedNarrow() || c == classGrownNarrow || c == classExpNarrow
 }
 
-// locate derives the fingerprint and the first bucket (for a growable table
-// the base bucket, in [0, m0)) from disjoint halves of a hash: the bucket
-// from the high 32 bits, the fingerprint from the low 32, each mapped onto
-// its range by a multiply and a shift, so no bucket count need be a power of
-// two and fingerprint 0 never comes out.
+// locate derives the fingerprint and the first (for a growable table,
+// base) bucket from the low and high 32 bits of a hash, each mapped onto
+// its range by a multiply and a shift: no bucket count need be a power of
+// two, and fingerprint 0 never comes out.
 func (t *table) locate(h uint64) (fp uint32, i1 uint64) { return locateOn(h, t.fpRange, t.m0) }
 
 // locateOn is locate for fpRange fingerprints and m base buckets.
@@ -214,9 +192,8 @@ func locateOn(h, fpRange, m uint64) (fp uint32, i1 uint64) {
 //
 //	alt(i, fp) = (m - i - r(fp)) mod m,  r(fp) odd, 1 <= r(fp) < m
 //
-// It is an involution (m - (m - i - r) - r = i mod m) that needs only the
-// bucket and the fingerprint; m even and r odd make i - alt(i, fp) odd, so
-// every key has two distinct buckets. For a growable table, base buckets.
+// an involution that needs only the bucket and the fingerprint; m even and
+// r odd make i - alt(i, fp) odd, so every key has two distinct buckets.
 func (t *table) alt(i uint64, fp uint32) uint64 { return altOn(i, fp, t.m0) }
 
 // altOn is alt for m buckets.
@@ -235,9 +212,8 @@ func newStage(m0 uint64, fbits, g, k uint, layout Layout) table {
 	return t
 }
 
-// newTableData allocates a zeroed table of n bytes in whole 64-bit words
-// (so a ConcurrentFilter can take it over, ctableOver), asking for huge
-// pages before any page is touched.
+// newTableData allocates a zeroed table of n bytes in whole 64-bit words,
+// which a ConcurrentFilter can take over, advising huge pages.
 func newTableData(n uint64) []byte {
 	w := make([]uint64, (n+7)/8)
 	d := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), len(w)*8)[:n]
@@ -254,9 +230,8 @@ func tableShape(m0 uint64, fbits, g, k uint, layout Layout) table {
 }
 
 // setShape makes t a table of m0<<k buckets of fbits-bit fingerprints at
-// stage k of g (growth.go), without data, its shape copied from a shared
-// template: encoded.go makes one per call, in place, and a struct copied
-// just after being written field by field stalls on the stores.
+// stage k of g, without data, in place: encoded.go makes one per call, and
+// a struct copied just after being written field by field stalls.
 func (t *table) setShape(m0 uint64, fbits, g, k uint, layout Layout) {
 	f := fbits + g - k
 	t.shape = *shapeOf(layout, f)
@@ -267,7 +242,6 @@ func (t *table) setShape(m0 uint64, fbits, g, k uint, layout Layout) {
 	t.lshift, t.rbits, t.rmask = 32-g, g-k, 1<<(g-k)-1
 	t.fpLanes = t.lanes
 	if g > 0 {
-		// The fixed class of the slot width tells the narrow packed tables.
 		if t.class.packedNarrow() {
 			t.class = classGrownNarrow
 		} else {
@@ -277,9 +251,7 @@ func (t *table) setShape(m0 uint64, fbits, g, k uint, layout Layout) {
 	}
 }
 
-// shapes holds every layout's shapes by slot width 4..32, made at start-up
-// (58, 17 KiB), so reading one needs no synchronization and, with masked
-// indexes, no bounds check.
+// shapes holds every layout's shapes by slot width, made at start-up.
 var shapes = func() (s [2][64]*shape) {
 	for _, layout := range []Layout{Packed, SemiSorted} {
 		for f := uint(minFingerprintBits); f <= maxFingerprintBits; f++ {
@@ -328,9 +300,8 @@ func makeShape(layout Layout, f uint) *shape {
 }
 
 // bucketCount is the number of buckets in n bits of buckets, and whether
-// that is a whole, even number in 2..maxBuckets: a multiply by the
-// reciprocal, checked by multiplying back, and one comparison of m-2
-// rotated right by one (an odd count's low bit goes to the top).
+// it is a whole, even number in 2..maxBuckets, without a division (m-2
+// rotated right by one puts an odd count's low bit at the top).
 func (s *shape) bucketCount(n uint64) (m uint64, ok bool) {
 	m, _ = bits.Mul64(n, s.perBits)
 	return m, m*uint64(s.bbits) == n && bits.RotateLeft64(m-2, -1) <= (maxBuckets-2)/2
@@ -340,8 +311,7 @@ func (s *shape) bucketCount(n uint64) (m uint64, ok bool) {
 func load64(b []byte, o uint64) uint64 { return binary.LittleEndian.Uint64(b[o : o+8]) }
 
 // load64At is load64 without the bounds check, for the probes: every bucket
-// index is below m by construction (locate and alt reduce modulo m), and the
-// table pads the last bucket so that 16 bytes can be read from its start.
+// index is below m (locate, alt), and tablePad covers the rest.
 func load64At(b []byte, o uint64) uint64 {
 	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o))[:])
 }
@@ -353,8 +323,7 @@ func load32At(b []byte, o uint64) uint32 {
 
 func store64(b []byte, o uint64, v uint64) { binary.LittleEndian.PutUint64(b[o:o+8], v) }
 
-// store64At is store64 without the bounds check, for a pass over every
-// bucket (load64At).
+// store64At is store64 without the bounds check (load64At).
 func store64At(b []byte, o uint64, v uint64) {
 	binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o))[:], v)
 }
@@ -376,10 +345,9 @@ func bits128(lo, hi uint64, pos uint) uint64 {
 	return lo>>pos | hi<<(64-pos)
 }
 
-// narrowWord returns bucket i of a table with f <= 16, whose buckets are at
-// most 64 bits, in the low bits of a word (the bits above it are the next
-// bucket's): one load at the bucket's byte, and a shift by 4 bits where
-// buckets are not whole bytes.
+// narrowWord returns bucket i of a table with f <= 16 in the low bits of a
+// word, the next bucket's above it: one load, and a shift where buckets
+// are not whole bytes.
 func (t *table) narrowWord(i uint64) uint64 {
 	if t.nibble {
 		p := i * uint64(t.bbits)
@@ -388,8 +356,8 @@ func (t *table) narrowWord(i uint64) uint64 {
 	return load64At(t.data, i*t.bbytes)
 }
 
-// word is narrowWord for bytes that are not in a table (probeFixed). It
-// is a copy: narrowWord calling it cost 2 instructions more a probe.
+// word is narrowWord for bytes not in a table (probeFixed); narrowWord
+// calling it cost 2 instructions a probe.
 func (s *shape) word(data []byte, i uint64) uint64 {
 	if s.nibble {
 		p := i * uint64(s.bbits)
@@ -410,9 +378,7 @@ func (t *table) bucketFrom(p uint64) (lo, hi uint64) {
 }
 
 // setBucket stores the bucket value (lo, hi), whatever bits it has past the
-// bucket's, as bucket i, leaving every other bit of the table as it was. A
-// bucket starts 0 or 4 bits into a byte and spans at most 128 bits with
-// that offset, so two 64-bit words hold it.
+// bucket's, as bucket i, leaving every other bit of the table as it was.
 func (t *table) setBucket(i, lo, hi uint64) {
 	if t.f <= 16 {
 		t.setNarrow(i, lo)
@@ -428,9 +394,7 @@ func (t *table) setBucket(i, lo, hi uint64) {
 	store64(t.data, o+8, load64(t.data, o+8)&^mhi|hi&mhi)
 }
 
-// setNarrow is setBucket for f <= 16: 4f <= 64 bits from 0 or 4 bits into
-// a byte (buckets of 64 bits are whole bytes), one word, one
-// read-modify-write.
+// setNarrow is setBucket for f <= 16: one read-modify-write.
 func (t *table) setNarrow(i, x uint64) {
 	p := i * uint64(t.bbits)
 	o, sh := p>>3, p&7
@@ -449,8 +413,7 @@ func bucketMask(n uint) (lo, hi uint64) {
 	return ^uint64(0), ^uint64(0)
 }
 
-// setSlotAt writes v into the packed slot at bit position p, leaving every
-// other bit as it was: the narrow packed insert fast path and walks.
+// setSlotAt writes v into the packed slot at bit position p.
 func (t *table) setSlotAt(p uint64, v uint32) {
 	o, s := p>>3, p&7
 	w := load64(t.data, o)
@@ -459,8 +422,7 @@ func (t *table) setSlotAt(p uint64, v uint32) {
 }
 
 // putFirst stores fp in the lowest slot marked in z of bucket i, a packed
-// bucket with f <= 16: a one-byte or two-byte store where slots are whole
-// bytes, a read-modify-write of the word that holds the slot otherwise.
+// bucket with f <= 16: a byte or two where slots are whole bytes.
 func (t *table) putFirst(i, z uint64, fp uint32) {
 	switch t.class {
 	case class8:
@@ -474,16 +436,13 @@ func (t *table) putFirst(i, z uint64, fp uint32) {
 }
 
 // The bucket codec, on a bucket's value (lo, hi) from its bit 0 on (for
-// f <= 16 lo alone, higher bits ignored), knowing nothing of where it lies.
-// decode, encode, match, insertInto, replaceIn and split are the one place
-// that chooses a layout's codec; the plain table (below) and the concurrent
-// one (concurrent_table.go) load and store around it, and the hot paths
-// write out the narrow cases, each with its reason beside it.
+// f <= 16 lo alone, higher bits ignored): the one place that chooses a
+// layout's codec. The plain and concurrent tables load and store around
+// it; the hot paths write out the narrow cases, each with its reason.
 
 // decode returns the bucket's four values, 0 for an empty slot: in slot
 // order when packed, ascending when semi-sorted.
 func (s *shape) decode(lo, hi uint64) (v [4]uint32) {
-	// One word is decoded here: a call less for the walks (below).
 	if s.layout == SemiSorted {
 		if s.f <= 16 {
 			v[0], v[1], v[2], v[3] = semiNarrow4(lo, s.w&15, s.lowMask) // w < 13: the mask spares the shifts' checks
@@ -557,9 +516,8 @@ func (s *shape) removeFrom(lo, hi uint64, v uint32) (uint64, uint64, bool) {
 }
 
 // replaceIn is the bucket of the values vs with vs[k] replaced by v, and
-// the slot v ends in: where a later replaceIn must look to take v out
-// again and leave the bucket's bits as they were. That is k when packed,
-// and v's rank when semi-sorted (any copy of v there is as good as another).
+// the slot v ends in, where a later replaceIn restores the bucket's bits:
+// k when packed, v's rank when semi-sorted.
 func (s *shape) replaceIn(vs [4]uint32, k uint, v uint32) (lo, hi uint64, at uint) {
 	vs[k&3] = v
 	if s.layout == SemiSorted {
@@ -571,9 +529,8 @@ func (s *shape) replaceIn(vs [4]uint32, k uint, v uint32) (lo, hi uint64, at uin
 }
 
 // split is the doubling of a growable table's bucket (lo, hi) into the two
-// buckets of shape n (growth.go) it becomes: its values go to child 0 or 1
-// by their top bit, which they lose, each child as adding them one by one
-// would make it.
+// buckets of shape n it becomes: values go to child 0 or 1 by their top
+// bit, which they lose, each child as adding them one by one would make it.
 func (s *shape) split(lo, hi uint64, n *shape) [2][2]uint64 {
 	if s.layout == SemiSorted {
 		return s.semiSplit(lo, hi, n)
@@ -592,9 +549,7 @@ func slotOf(vs [4]uint32, v uint32) int {
 }
 
 // canonical reports whether the bucket's bits are those that encode gives
-// for its values: always for the packed layout, and for the semi-sorted
-// one a code below 3876 and the values in order. A table this package
-// wrote holds only such buckets.
+// for its values, as in every table this package writes.
 func (s *shape) canonical(lo, hi uint64) bool {
 	mlo, mhi := bucketMask(s.bbits)
 	elo, ehi := s.encode(s.decode(lo, hi))
@@ -603,11 +558,8 @@ func (s *shape) canonical(lo, hi uint64) bool {
 
 // The plain table's bucket operations: a load, the codec, a store.
 
-// bucketSlots returns the four values of bucket i, as decode orders them.
-// A one-word bucket is read by narrowWord, which inlines where bucketAt
-// does not: with decode's narrow case, 9 instructions less an insert for
-// kickWalk on a semi-sorted expiring table (f = 13, bench/icount), before
-// kickExpSemi took those.
+// bucketSlots returns the four values of bucket i, as decode orders them;
+// narrowWord inlines where bucketAt does not (9 instructions a walk's step).
 func (t *table) bucketSlots(i uint64) [4]uint32 {
 	if t.f <= 16 {
 		return t.decode(t.narrowWord(i), 0)
@@ -621,9 +573,7 @@ func (t *table) validBucket(i uint64) bool { return t.canonical(t.bucketAt(i)) }
 
 // add stores v in a free slot of bucket i and reports whether there was one.
 func (t *table) add(i uint64, v uint32) bool {
-	// One-word buckets by narrowWord, as bucketSlots: through bucketAt, a
-	// growable semi-sorted insert took 11 instructions more (f = 13,
-	// bench/icount).
+	// narrowWord, as bucketSlots: 11 instructions a growable insert.
 	var lo, hi uint64
 	if t.f <= 16 {
 		lo = t.narrowWord(i)
@@ -660,17 +610,14 @@ func (t *table) remove(i uint64, v uint32) bool {
 	return ok
 }
 
-// swap replaces the value in slot k of bucket i with v. It returns the old
-// value and the slot v ended in, which is where a later swap must look to
-// take v out again (replaceIn).
+// swap replaces the value in slot k of bucket i with v, and returns the
+// old value and the slot v ended in (replaceIn).
 func (t *table) swap(i uint64, k uint, v uint32) (uint32, uint) {
 	vs := t.bucketSlots(i)
 	return vs[k&3], t.replace(i, vs, k, v)
 }
 
-// replace writes v into slot k of bucket i, whose values are vs
-// (bucketSlots), and returns the slot v ends in: swap, with the bucket
-// already decoded.
+// replace is swap for bucket i already decoded as vs.
 func (t *table) replace(i uint64, vs [4]uint32, k uint, v uint32) uint {
 	lo, hi, at := t.replaceIn(vs, k, v)
 	t.setBucket(i, lo, hi)
@@ -680,10 +627,9 @@ func (t *table) replace(i uint64, vs [4]uint32, k uint, v uint32) uint {
 // hasFree reports whether bucket i has an empty slot.
 func (t *table) hasFree(i uint64) bool { return t.roomIn(t.bucketAt(i)) }
 
-// holds is non-zero exactly when bucket i holds v. A bucket of one word is
-// tested inline, by the class its slot width gives (codec): through match,
-// which does not inline, a growable semi-sorted lookup took 338
-// instructions instead of 260 (bench/icount/run.sh 65536 13 grow semi).
+// holds is non-zero exactly when bucket i holds v; one-word buckets are
+// tested inline (a growable semi-sorted lookup: 260 instructions, 338
+// through match).
 func (t *table) holds(i uint64, v uint32) uint64 {
 	switch t.codec {
 	case classSemi:
@@ -732,12 +678,9 @@ func (t *table) countMatches(i1 uint64, v1 uint32, i2 uint64, v2 uint32) int {
 }
 
 // slot0Is reports whether slot 0 of bucket i (its low part, semi-sorted)
-// could hold v, for a table of one-word buckets (wordBuckets) but
-// classExpiring. A bucket of nothing but v has it there, so false lets an
-// insert into two full buckets skip countMatches; other keys' full buckets
-// give true once in 2^f (2^w). The fingerprint bits alone are compared, so
-// that an expiring table's copies of any generation count; a growable
-// table's layer bits are left out, which only makes true likelier.
+// could hold v's fingerprint bits, for one-word buckets (wordBuckets). A
+// bucket of nothing but v has it there, so false spares an insert into two
+// full buckets countMatches; other keys' buckets give true once in 2^f.
 func (t *table) slot0Is(i uint64, v uint32) bool {
 	b, m := t.narrowWord(i), t.fpMask
 	if t.codec == classSemi { // the smallest slot: its low part, all fingerprint bits

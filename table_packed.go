@@ -2,11 +2,8 @@ package cuckoo
 
 import "math/bits"
 
-// The packed layout's codec: the four f-bit slots of a bucket back to back,
-// slot k in bits [k*f, k*f+f) of the bucket's value, an empty slot 0. A
-// value is (lo, hi), the bucket from its first bit on; for f <= 16 lo alone,
-// with the next bucket's bits above it (narrowWord), which every function
-// here ignores.
+// The packed layout's codec: slot k in bits [k*f, k*f+f) of the bucket's
+// value, an empty slot 0.
 
 // packedSlots decodes the bucket (lo, hi), f > 16 (decode has f <= 16):
 // its four values in slot order.
@@ -59,11 +56,8 @@ func (s *shape) packedMatch(lo, hi uint64, v uint32) (mlo, mhi uint64) {
 	return s.lanes.zero128(lo^plo, hi^phi)
 }
 
-// packedSplit is split for the packed layout: each child takes its values
-// in the parent's slot order, from its slot 0 on. Slots are moved by
-// constant shifts, none varying with a slot's position (4 instructions
-// less a growable insert than or128 and bits128 at k*f, f = 13,
-// bench/icount grow).
+// packedSplit is split for the packed layout, by constant shifts (4
+// instructions a growable insert less than or128 and bits128, f = 13).
 func (s *shape) packedSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
 	f, nf := s.f&63, n.f&63 // 4 <= f <= 32: the masks spare the shifts' checks
 	var v [slotsPerBucket]uint64
@@ -97,10 +91,10 @@ func (s *shape) packedInsert(lo, hi uint64, v uint32) (uint64, uint64, bool) {
 
 // packedFree is the bit offset of the bucket's lowest empty slot, if it has
 // one, where table.add and ctable.addTo store a value alone (a growable
-// concurrent insert took 180 instructions more through insertInto and
-// setBucket, f = 13, bench/icount conc grow).
+// insert: 8 instructions less than insertInto and setBucket, f = 13; a
+// concurrent one 180).
 func (s *shape) packedFree(lo, hi uint64) (uint64, bool) {
-	var mlo, mhi uint64 // packedMatch(lo, hi, 0) written out: 3 instructions an insert
+	var mlo, mhi uint64 // packedMatch(lo, hi, 0): 3 instructions an insert
 	if s.f <= 16 {
 		mlo = s.lanes.zero64(lo)
 	} else {
@@ -112,19 +106,12 @@ func (s *shape) packedFree(lo, hi uint64) (uint64, bool) {
 	return s.firstSlot(mlo, mhi), true
 }
 
-// The insert fast paths and the walks of narrow packed tables test and fill
-// slots with the functions below, on a bucket read as narrowWord, rather
-// than decode and encode it (bench/RESULTS.md, "One bucket codec").
-
-// freeMarks marks the empty slots of a packed bucket with f <= 16, given as
-// narrowWord: the top bit of the lowest empty slot's lane, exactly (the
-// (x - ones) &^ x test of anyZero), and perhaps of empty or full lanes
-// above it. Zero means the bucket is full.
+// freeMarks marks the empty slots of a packed one-word bucket: the lowest
+// exactly, perhaps lanes above it (anyZero's test); zero if it is full.
 func (s *shape) freeMarks(b uint64) uint64 { return (b - s.lanes.onesLo) &^ b & s.lanes.topsLo }
 
-// firstSlot is the bit offset, within its bucket, of the lowest slot set in
-// a non-zero match mask: the mask marks a slot by its top bit, f-1 bits
-// above its first.
+// firstSlot is the bit offset, within its bucket, of the lowest slot
+// marked (by its top bit) in a non-zero match mask.
 func (s *shape) firstSlot(lo, hi uint64) uint64 {
 	top := uint64(bits.TrailingZeros64(lo))
 	if lo == 0 {

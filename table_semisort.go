@@ -19,15 +19,13 @@ const (
 )
 
 // semiDecode maps a code to its four sorted nibbles, nibble k in bits
-// [4k, 4k+4); codes 3876..4095 are invalid and decode to 0, so that a
-// 12-bit index needs no bounds check. 8 KiB, shared by every filter.
+// [4k, 4k+4); invalid codes decode to 0, and a 12-bit index needs no
+// bounds check.
 var semiDecode [1 << semiCodeBits]uint16
 
-// semiEncLo[b<<4|a] + semiEncHi[d<<4|c] is semiEncode(a, b, c, d): the
-// four terms of the combinatorial number system summed two by two, so that
-// encoding takes two loads. They are indexed in semiDecode's nibble order,
-// so that a decoded bucket's nibbles encode with no shuffle (semiEncodeNibbles).
-// 1 KiB, shared by every filter.
+// semiEncLo[b<<4|a] + semiEncHi[d<<4|c] is semiEncode(a, b, c, d): two
+// loads, indexed in semiDecode's nibble order so that decoded nibbles
+// encode with no shuffle.
 var semiEncLo, semiEncHi [256]uint16
 
 func init() {
@@ -70,8 +68,7 @@ func semiEncodeNibbles(n uint64) uint64 {
 }
 
 // semiSpread is the top bits of the w-bit lanes (w >= 1) of the slots in
-// the 4-bit mask, as a 128-bit value, selected by a mask, not a branch,
-// which random matches would mispredict.
+// the 4-bit mask, as a 128-bit value, selected without a branch.
 func semiSpread(mask uint64, w uint) (lo, hi uint64) {
 	for k := uint(0); k < slotsPerBucket; k++ {
 		var l, h uint64
@@ -145,12 +142,8 @@ func semiNarrow4(b uint64, w uint, mask uint32) (s0, s1, s2, s3 uint32) {
 	return s0, s1, s2, nib>>12<<w | uint32(l>>w)&mask
 }
 
-// semiSlots decodes the bucket (lo, hi): its four values, ascending.
+// semiSlots decodes the bucket (lo, hi), f > 16: its four values, ascending.
 func (s *shape) semiSlots(blo, bhi uint64) (v [4]uint32) {
-	if s.f <= 16 {
-		v[0], v[1], v[2], v[3] = semiNarrow4(blo, s.w&15, s.lowMask) // w < 13: the mask spares the shifts' checks
-		return v
-	}
 	nib := uint32(semiDecode[blo&(1<<semiCodeBits-1)])
 	lows := blo>>semiCodeBits | bhi<<(64-semiCodeBits) // low parts of slots 0..3 while 4w <= 64
 	for k := uint(0); k < slotsPerBucket; k++ {
@@ -164,23 +157,17 @@ func (s *shape) semiSlots(blo, bhi uint64) (v [4]uint32) {
 }
 
 // semiFree reports whether a bucket, given from its first bit on, has an
-// empty slot: its smallest fingerprint, slot 0, is 0. Slot 0's low part,
-// in b, is tested before the prefix, a load from semiDecode that waits for
-// b; a full bucket has a zero low part once in 2^w, so the walk's
-// look-ahead rarely waits for it (filling 1M keys, f = 13: -8%).
+// empty slot: slot 0, its smallest, is 0. The low part is tested before
+// the prefix, whose table load waits for b (filling 1M keys, f = 13: -8%).
 func (s *shape) semiFree(b uint64) bool {
 	return uint32(b>>semiCodeBits)&s.lowMask == 0 && semiDecode[b&(1<<semiCodeBits-1)]&0xf == 0
 }
 
-// semiWith is the bucket b, given as narrowWord (f <= 16), which has a free
-// slot, with v added: semiInsert for f <= 16, which the concurrent insert's
-// fast path and the semi-sorted walk call themselves.
+// semiWith is semiInsert for a one-word bucket b known to have room.
 func (s *shape) semiWith(b uint64, v uint32) uint64 {
 	w, mask := s.w&15, s.lowMask
 	_, s1, s2, s3 := semiNarrow4(b, w, mask)
-	// The slots are sorted and slot 0, the smallest, is 0, the free slot: v
-	// takes its place and moves up to its rank, three comparators instead
-	// of a sort.
+	// Slot 0 is the free one: v takes it and moves up to its rank.
 	v, s1 = minMax(v, s1)
 	s1, s2 = minMax(s1, s2)
 	s2, s3 = minMax(s2, s3)
@@ -201,8 +188,7 @@ func (s *shape) semiInsert(lo, hi uint64, v uint32) (uint64, uint64, bool) {
 	return lo, hi, true
 }
 
-// semiSplit is split for the semi-sorted layout: the bucket is decoded
-// once, its values split, and each child encoded once.
+// semiSplit is split for the semi-sorted layout.
 func (s *shape) semiSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
 	half := uint32(1) << (s.f - 1)
 	var vs [2][slotsPerBucket]uint32 // the children's values, 0 where a slot went to the other
@@ -219,9 +205,8 @@ func (s *shape) semiSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
 }
 
 // semiPack is the bucket that holds the values a, b, c and d, in any
-// order, sorted by a network of five comparators in registers. They are
-// arithmetic (minMax): fingerprints come in random order, and the compiler
-// makes min and max branches where, as here, the results index a table.
+// order, sorted by five comparators without branches (minMax), which
+// random fingerprints would mispredict.
 func (s *shape) semiPack(a, b, c, d uint32) (lo, hi uint64) {
 	a, b = minMax(a, b)
 	c, d = minMax(c, d)
@@ -244,8 +229,8 @@ func (s *shape) semiPackWide(a, b, c, d uint32) (lo, hi uint64) {
 	return lo, hi
 }
 
-// semiPackNarrow is semiPack's encoding for f <= 16, of a <= b <= c <= d: 12 + 4w <= 60 bits, one
-// word, for a table with w low bits (w < 13) of mask mask.
+// semiPackNarrow is semiPack's encoding for f <= 16, of a <= b <= c <= d,
+// with w low bits (w < 13) of mask mask.
 func semiPackNarrow(a, b, c, d uint32, w uint, mask uint32) uint64 {
 	x := uint64(d&mask)<<w | uint64(c&mask)
 	x = x<<w | uint64(b&mask)
@@ -253,8 +238,7 @@ func semiPackNarrow(a, b, c, d uint32, w uint, mask uint32) uint64 {
 	return x<<semiCodeBits | uint64(semiEncode(a>>w, b>>w, c>>w, d>>w))
 }
 
-// semiRank is the slot of v in a bucket of the values vs once sorted: the
-// number of them smaller than it.
+// semiRank is the slot of v among the values vs once sorted.
 func semiRank(vs [4]uint32, v uint32) (r uint) {
 	for _, x := range vs {
 		if x < v {
