@@ -23,8 +23,8 @@
 // # Guarantees
 //
 //   - No false negatives: Contains(key) is true for every key inserted and
-//     neither deleted nor expired (Config.Generations). An insert that fails (ErrFull) leaves the table exactly as
-//     it was; it never drops another key's fingerprint to make room.
+//     neither deleted nor expired (Config.Generations). An insert that
+//     fails (ErrFull) leaves the table exactly as it was.
 //   - Exact sizing: the table has the buckets Capacity needs, not a power of
 //     two; inserting Capacity distinct keys into an empty filter succeeds
 //     with the default MaxKicks. Every filter's Capacity is that promise for
@@ -34,10 +34,9 @@
 //   - Bounded work: an insert makes at most Config.MaxKicks displacements,
 //     and Build's work and memory are bounded by the key count, whatever
 //     the keys (ErrFull for keys that fit in none of its tables).
-//   - No allocation: inserts, lookups, counts, deletes, batches, Advance
-//     and Hash allocate nothing, for every key type, and neither does AppendBinary
-//     into a buffer with room. The one exception is the insert that doubles
-//     a growable filter (Config.MaxCapacity): it allocates the new table.
+//   - No allocation: inserts, lookups, counts, deletes, batches, Advance,
+//     Hash, and AppendBinary into a buffer with room allocate nothing, for
+//     every key type, but for the insert that doubles a growable filter.
 //   - Determinism: the same Seed and the same operations give the same table.
 //
 // # Space and false positives
@@ -61,21 +60,16 @@
 //
 // # Keys that expire
 //
-// Config.Generations G >= 2 makes a filter that forgets by age: each key
-// belongs to the generation it was inserted in, and Advance starts a new
-// generation and removes the keys of the one inserted G calls ago, in one
-// pass over the table. A key inserted since the last Advance is found until
-// G more calls; InsertUnique of a present key moves it to the current
-// generation, so a key seen once a generation never expires (a sliding
-// window). Each slot carries ceil(log2 G) generation bits beside the
-// fingerprint: (f+ceil(log2 G))/f the bytes, the false-positive rate of f
-// bits at the same load, and lookups that read the same two buckets and
-// compare the fingerprint bits alone. Capacity counts the
-// live keys of all generations. G = 1 keeps no bits: Advance empties the
+// Config.Generations G >= 2 makes a filter that forgets by age: Advance
+// starts a new generation and removes, in one pass over the table, the keys
+// inserted G calls ago. InsertUnique of a present key moves it to the
+// current generation, so a key seen once a generation never expires (a
+// sliding window). Each slot carries ceil(log2 G) generation bits beside
+// the fingerprint: (f+ceil(log2 G))/f the bytes, the false-positive rate of
+// f bits, and lookups of the same two buckets. Capacity counts the live
+// keys of all generations. G = 1 keeps no bits: Advance empties the
 // filter. Expiring filters do not grow, merge or build, and have no compact
-// encoding; their encoding with a header carries the generations and the
-// current one, and decodes into a filter that continues as the original;
-// a View of it answers as the filter did when it was encoded.
+// encoding; their full encoding carries the generations.
 //
 // # Concurrency and copies
 //
@@ -83,19 +77,16 @@
 // access. A filter read by many goroutines while it changes should be a
 // ConcurrentFilter, whose lookups take no lock (unless writes to their
 // buckets keep spoiling their reads), scale with cores and never miss a key
-// inserted before they began. Clone copies a Filter (go vet
-// reports a copied Filter value, which would share the table).
+// inserted before they began. Clone copies a Filter (go vet reports a
+// copied Filter value, which would share the table).
 //
 // # Hashing once, probing many filters
 //
 // Hash(key) depends only on the key, Config.Seed and Config.Key, so a key
 // hashed once can probe every filter of that seed (and key) through
 // ContainsHash, such as one filter per data block. Printing a *Filter,
-// *View or *ConcurrentFilter (any verb) shows its key family, width, layout,
-// count, capacity and load (and whether it is keyed, grows or expires),
-// never the seed or the table. (A struct value
-// printed with %p shows its fields, as fmt does for every struct: print the
-// pointer.)
+// *View or *ConcurrentFilter shows its key family, width, layout, count,
+// capacity and load, never the seed or the table.
 //
 // # Security
 //
@@ -169,9 +160,6 @@ package cuckoo
 //
 // Adding a key type: a kind in hash.go (kindOf, hasher.key or otherKey,
 // keyWord) and its family in the formats (FORMAT.md). Adding a layout: a
-// file beside table_packed.go and table_semisort.go with its codec, a case
-// in each function of table.go that chooses one (decode, encode, match,
-// roomIn, insertInto, replaceIn), and a probe class for the single-key
-// paths (lookup.go, and core.insert and the concurrent filter's lookup and
-// insert, which write the common classes out); where it pays, its own walk
-// (insert.go has the semi-sorted one) and batch probe.
+// codec file beside table_packed.go and table_semisort.go, a case in each
+// codec function of table.go, bucketBits and makeShape; where it pays, a
+// probe class written out in the hot paths, a walk and a batch probe.
