@@ -7,12 +7,14 @@
 // lookup_arm64.go say what each function does that Go cannot and how far it
 // reads. R18 (platform) and R26-R30 (Go's) are not used.
 
-// Registers of locatePackedARM64.
+// Registers of both functions.
 #define tp R0
-#define hp R1
 #define cnt R2
-#define scr R3
 #define base R4
+
+// Registers of locatePackedARM64.
+#define hp R1
+#define scr R3
 #define fpRange R5
 #define m R6
 #define bbits R7
@@ -99,25 +101,12 @@ locateLoop:
 locateDone:
 	RET
 
-#undef tp
-#undef hp
-#undef cnt
 #undef scr
-#undef base
 #undef i
-#undef h
-#undef fp
-#undef r
-#undef slot
-#undef addr
-#undef last
 
 // Registers of probePacked.
-#define tp R0
 #define scr R1
-#define cnt R2
 #define fnd R3
-#define base R4
 #define i R5
 #define count R6
 #define onesLo R7
