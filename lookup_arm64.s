@@ -148,28 +148,23 @@ TEXT ·probePacked(SB), NOSPLIT, $0-40
 // f <= 16: a bucket is at most 64 bits from bit 0..7 of its first byte, so
 // one 8-byte load and a shift read it. rest and tops, both widths, are
 // fpLanes': an expiring table's generation bits are left out of the test.
+// BUCKET64 sets reg to the bucket at field(t1), word >> (pos & 7) ^ pat.
+#define BUCKET64(field, reg) \
+	MOVD field(t1), pos \
+	LSR  $3, pos, off \
+	AND  $7, pos, sh \
+	MOVD (base)(off), reg \
+	LSR  sh, reg, reg \
+	EOR  pat, reg, reg
+
 narrowLoop:
 	CMP  cnt, i
 	BGE  probeDone
 	ADD  i<<3, scr, t1
 	MOVD probeScratch_fp(t1), pat
 	MUL  onesLo, pat, pat // fp in every lane
-
-	// bucket 1: lo = word >> (pos & 7) ^ pat
-	MOVD probeScratch_pos1(t1), pos
-	LSR  $3, pos, off
-	AND  $7, pos, sh
-	MOVD (base)(off), lo
-	LSR  sh, lo, lo
-	EOR  pat, lo, lo
-
-	// bucket 2: hi = likewise
-	MOVD probeScratch_pos2(t1), pos
-	LSR  $3, pos, off
-	AND  $7, pos, sh
-	MOVD (base)(off), hi
-	LSR  sh, hi, hi
-	EOR  pat, hi, hi
+	BUCKET64(probeScratch_pos1, lo)
+	BUCKET64(probeScratch_pos2, hi)
 
 	// A lane is zero (fp matched) iff its top bit is clear in
 	// (x&rest + rest) | x; a match in either bucket clears it in the AND.
