@@ -78,10 +78,8 @@ type keyBatch struct {
 	err error
 }
 
-// add records the result of inserting a block.
 func (b *keyBatch) add(n int, err error) { b.n, b.err = b.n+n, err }
 
-// more reports whether the batch goes on with the keys from off on, of n.
 func (b *keyBatch) more(off, n int) bool { return off < n && b.err == nil }
 
 // hashedBlock hashes the first hashBlock keys (or all, if fewer) of the

@@ -24,17 +24,12 @@ func newLanes(f uint) lanes {
 		setBit128(&l.onesLo, &l.onesHi, k*f)
 		setBit128(&l.topsLo, &l.topsHi, k*f+f-1)
 	}
+	// The lanes fill the low width bits; a shift by 64 gives 0, so a word
+	// they fill gets all ones.
 	width := slotsPerBucket * f
-	maskLo, maskHi := ^uint64(0), uint64(0)
-	if width < 64 {
-		maskLo = 1<<width - 1
-	} else {
-		maskHi = 1<<(width-64) - 1 // width 128 shifts by 64: all ones
-		if width == 128 {
-			maskHi = ^uint64(0)
-		}
-	}
-	l.restLo, l.restHi = maskLo&^l.topsLo, maskHi&^l.topsHi
+	lo := min(width, 64)
+	l.restLo = (uint64(1)<<lo - 1) &^ l.topsLo
+	l.restHi = (uint64(1)<<(width-lo) - 1) &^ l.topsHi
 	return l
 }
 

@@ -2,16 +2,12 @@ package cuckoo
 
 import "unsafe"
 
-// Probe dispatch: the single-key probe (lookup, probeFixed) picks its code
-// for the table's probe class in one switch, and the batches (containsBatch)
-// pick assembly or Go once, at start-up, from CPU features (lookup_amd64.go,
-// lookup_arm64.go; haveAsm is a constant false under the purego tag).
-// Single lookups stay in Go, where the probe inlines into Contains: through
-// an assembly call one was slower at every width and size measured.
-// Expiring tables' batches take the same code, their zero tests on the
-// fingerprint bits (table.fpLanes, expiringLows): packed, 78 instructions a
-// key as a plain table's, from 158 by single lookups (f = 13, G = 4, 1M
-// keys, bench/icount).
+// Single lookups switch on the table's probe class in Go, where the probe
+// inlines into Contains (through an assembly call one was slower at every
+// width and size measured); batches take assembly or Go, chosen at start-up
+// from CPU features (haveAsm is false under the purego tag). Expiring
+// tables' batches take the same code, zero tests on the fingerprint bits
+// (fpLanes, expiringLows): 78 instructions a key, not 158 (f = 13, G = 4).
 
 // lookup reports whether the filter holds the key of kind k at p (a hash for
 // kindHash), hashing included, in one function so that Contains inlines and
@@ -93,11 +89,8 @@ func (s *shape) probeFixed(data []byte, m, h uint64) bool {
 	return containsAt(&t, i1, i2, fp)
 }
 
-// The two-bucket tests of the fixed classes. They are anyZero's, with the
-// lane constants as immediates where the width is fixed.
-
-// has8 tests a packed table of 8-bit fingerprints: both buckets in one
-// word, eight byte lanes.
+// has8 tests a packed table of 8-bit fingerprints, both buckets in one
+// word: anyZero with the lane constants as immediates.
 func has8(data []byte, i1, i2 uint64, fp uint32) bool {
 	x := (uint64(load32At(data, i1*4)) | uint64(load32At(data, i2*4))<<32) ^ uint64(fp)*ones8
 	return (x-ones8)&^x&tops8 != 0
@@ -151,8 +144,7 @@ func containsBatch(t *table, hs []uint64, found []bool) int {
 
 // batchAsm reports whether the batches of t take the assembly: where the
 // CPU has it, for a fixed table of fewer than 2^32 buckets (the assembly
-// locates with 32-bit bucket indexes and knows no growth stages). An
-// expiring table's probes compare the fingerprint bits alone (fpLanes).
+// locates with 32-bit bucket indexes and knows no growth stages).
 func (t *table) batchAsm() bool {
 	return haveAsm && useBatchAsm && t.m < 1<<32 && t.g == 0
 }
@@ -183,8 +175,7 @@ func hashBatch(h *hasher, keys []uint64, out []uint64) {
 // pure Go (other platforms, the purego build tag, or a CPU or GODEBUG
 // setting that rules the assembly out).
 func ProbeImplementation() string {
-	switch {
-	case !haveAsm || !useBatchAsm:
+	if !haveAsm || !useBatchAsm {
 		return "generic"
 	}
 	return asmName()

@@ -186,6 +186,17 @@ avx512Done:
 	ORQ   R14, CX \
 	ORQ   CX, R13
 
+// NARROW_BUCKET sets reg to the bucket whose bit position is at
+// field(SI)(BX*8), shifted to bit 0, xor the pattern AX. Clobbers DX.
+#define NARROW_BUCKET(field, reg) \
+	MOVQ  field(SI)(BX*8), DX \
+	MOVQ  DX, reg \
+	SHRQ  $3, reg \
+	ANDQ  $7, DX \
+	MOVQ  (R8)(reg*1), reg \
+	SHRXQ DX, reg, reg \
+	XORQ  AX, reg
+
 // func probePacked(t *table, s *probeScratch, n int, found *bool) int
 TEXT ·probePacked(SB), NOSPLIT, $0-40
 	MOVQ t+0(FP), DI
@@ -210,22 +221,8 @@ TEXT ·probePacked(SB), NOSPLIT, $0-40
 narrowLoop:
 	MOVQ  probeScratch_fp(SI)(BX*8), AX
 	IMULQ R10, AX // fp in every lane
-	// bucket 1
-	MOVQ  probeScratch_pos1(SI)(BX*8), DX
-	MOVQ  DX, DI
-	SHRQ  $3, DI
-	ANDQ  $7, DX
-	MOVQ  (R8)(DI*1), DI
-	SHRXQ DX, DI, DI
-	XORQ  AX, DI
-	// bucket 2
-	MOVQ  probeScratch_pos2(SI)(BX*8), DX
-	MOVQ  DX, R14
-	SHRQ  $3, R14
-	ANDQ  $7, DX
-	MOVQ  (R8)(R14*1), R14
-	SHRXQ DX, R14, R14
-	XORQ  AX, R14
+	NARROW_BUCKET(probeScratch_pos1, DI)
+	NARROW_BUCKET(probeScratch_pos2, R14)
 	// A lane is zero (fp matched) iff its top bit is clear in
 	// (x&rest + rest) | x; a match in either bucket clears it in the AND.
 	MOVQ  DI, AX

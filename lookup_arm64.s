@@ -7,12 +7,14 @@
 // lookup_arm64.go say what each function does that Go cannot and how far it
 // reads. R18 (platform) and R26-R30 (Go's) are not used.
 
-// Registers of locatePackedARM64.
+// Registers of both functions.
 #define tp R0
-#define hp R1
 #define cnt R2
-#define scr R3
 #define base R4
+
+// Registers of locatePackedARM64.
+#define hp R1
+#define scr R3
 #define fpRange R5
 #define m R6
 #define bbits R7
@@ -99,25 +101,12 @@ locateLoop:
 locateDone:
 	RET
 
-#undef tp
-#undef hp
-#undef cnt
 #undef scr
-#undef base
 #undef i
-#undef h
-#undef fp
-#undef r
-#undef slot
-#undef addr
-#undef last
 
 // Registers of probePacked.
-#define tp R0
 #define scr R1
-#define cnt R2
 #define fnd R3
-#define base R4
 #define i R5
 #define count R6
 #define onesLo R7
@@ -159,28 +148,23 @@ TEXT ·probePacked(SB), NOSPLIT, $0-40
 // f <= 16: a bucket is at most 64 bits from bit 0..7 of its first byte, so
 // one 8-byte load and a shift read it. rest and tops, both widths, are
 // fpLanes': an expiring table's generation bits are left out of the test.
+// BUCKET64 sets reg to the bucket at field(t1), word >> (pos & 7) ^ pat.
+#define BUCKET64(field, reg) \
+	MOVD field(t1), pos \
+	LSR  $3, pos, off \
+	AND  $7, pos, sh \
+	MOVD (base)(off), reg \
+	LSR  sh, reg, reg \
+	EOR  pat, reg, reg
+
 narrowLoop:
 	CMP  cnt, i
 	BGE  probeDone
 	ADD  i<<3, scr, t1
 	MOVD probeScratch_fp(t1), pat
 	MUL  onesLo, pat, pat // fp in every lane
-
-	// bucket 1: lo = word >> (pos & 7) ^ pat
-	MOVD probeScratch_pos1(t1), pos
-	LSR  $3, pos, off
-	AND  $7, pos, sh
-	MOVD (base)(off), lo
-	LSR  sh, lo, lo
-	EOR  pat, lo, lo
-
-	// bucket 2: hi = likewise
-	MOVD probeScratch_pos2(t1), pos
-	LSR  $3, pos, off
-	AND  $7, pos, sh
-	MOVD (base)(off), hi
-	LSR  sh, hi, hi
-	EOR  pat, hi, hi
+	BUCKET64(probeScratch_pos1, lo)
+	BUCKET64(probeScratch_pos2, hi)
 
 	// A lane is zero (fp matched) iff its top bit is clear in
 	// (x&rest + rest) | x; a match in either bucket clears it in the AND.

@@ -54,12 +54,10 @@ func prefetchBucketsAsm(t *table, hs []uint64) {
 }
 
 // probeLocated tests a located chunk of len(found) keys, writes found and
-// returns how many were found. Packed buckets are probed in assembly, its
-// zero tests on fpLanes (an expiring table's generation bits left out);
-// semi-sorted ones, already prefetched, in Go: one-word buckets by lookup's
-// inline tests, in loops that call nothing (by the codec, which does not
-// inline, 256 instructions a key, f = 13, bench/icount), the others by the
-// codec.
+// returns how many were found. Packed buckets are probed in assembly;
+// semi-sorted ones in Go, one-word buckets by lookup's inline tests in loops
+// that call nothing (by the codec, which does not inline, 256 instructions a
+// key, f = 13), the others by the codec.
 func probeLocated(t *table, s *probeScratch, found []bool) int {
 	if t.layout == Packed {
 		return probePacked(t, s, len(found), &found[0])

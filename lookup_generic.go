@@ -2,11 +2,9 @@ package cuckoo
 
 import "runtime"
 
-// The generic probes, the reference for every other implementation, on
-// every platform: SWAR tests of all slots of both buckets at once.
-
 // containsGeneric reports whether the table holds the fingerprint of hash h
-// in either of its buckets, for both layouts: the tests' reference.
+// in either of its buckets, for both layouts: the reference of every other
+// probe in the tests.
 func containsGeneric(t *table, h uint64) bool {
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)

@@ -2,12 +2,10 @@
 
 package cuckoo
 
-// No assembly here: every probe is the generic one.
-
 const haveAsm = false
 
-// The dispatch bools exist so that tests compile everywhere; with haveAsm
-// false the compiler drops every branch that reads them.
+// The dispatch bools exist so that their readers compile everywhere; with
+// haveAsm false the compiler drops every branch that reads them.
 var (
 	hasBatchAsm, useBatchAsm bool
 	hasWideAsm, useWideAsm   bool
