@@ -724,7 +724,7 @@ func BenchmarkExpiring(b *testing.B) {
 // TestExpireSemiNarrow compares the semi-sorted Advance's pass, which
 // clears a generation's run of slots without decoding them (semiExpiry),
 // with each bucket decoded, cleared slot by slot, sorted and encoded again
-// (expireSemiSorting), for every fingerprint width of at most 16-bit slots,
+// (expireEach), for every fingerprint width of at most 16-bit slots,
 // every G of at most 4 generation bits and every generation: random
 // buckets, empty ones, full ones and ones of one generation.
 func TestExpireSemiNarrow(t *testing.T) {
@@ -763,7 +763,7 @@ func TestExpireSemiNarrow(t *testing.T) {
 					ref := tb
 					ref.data = slices.Clone(tb.data)
 					before := slices.Clone(tb.data)
-					n, nref := tb.expireSemiNarrow(id), ref.expireSemiSorting(id)
+					n, nref := tb.expireSemiNarrow(id), ref.expireEach(uint(id))
 					if n != nref || n != want[id] || !slices.Equal(tb.data, ref.data) {
 						t.Fatalf("G=%d f=%d id=%d: %d cleared, %d by the reference, %d of the generation; tables equal: %v",
 							gens, fbits, id, n, nref, want[id], slices.Equal(tb.data, ref.data))

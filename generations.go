@@ -166,8 +166,11 @@ func (t *table) oldest(i1, i2 uint64, fp uint32, gen uint, young bool) (b uint64
 // expire clears every slot of generation id, in one pass, and returns how
 // many it cleared.
 func (t *table) expire(id uint) int {
-	if t.class != classExpNarrow {
-		return t.expireBuckets(id)
+	switch {
+	case t.codec == classSemi && t.genBits <= 4:
+		return t.expireSemiNarrow(uint32(id))
+	case t.class != classExpNarrow:
+		return t.expireEach(id)
 	}
 	// Four lanes at once: one load a bucket, and a store if it changes.
 	l, f, bb := t.lanes, t.f&31, uint64(t.bbits)
@@ -189,11 +192,8 @@ func (t *table) expire(id uint) int {
 	return n
 }
 
-// expireBuckets is expire for any expiring table, bucket by bucket.
-func (t *table) expireBuckets(id uint) int {
-	if t.codec == classSemi {
-		return t.expireSemiNarrow(uint32(id))
-	}
+// expireEach is expire for any expiring table, bucket by bucket.
+func (t *table) expireEach(id uint) int {
 	n := 0
 	for i := range t.m {
 		s := t.bucketSlots(i)
@@ -213,12 +213,9 @@ func (t *table) expireBuckets(id uint) int {
 	return n
 }
 
-// expireSemiNarrow is expire for a semi-sorted table of one-word buckets:
-// with at most 4 generation bits without decoding them (semiExpiry).
+// expireSemiNarrow is expire for a semi-sorted table of one-word buckets
+// and at most 4 generation bits, without decoding them (semiExpiry).
 func (t *table) expireSemiNarrow(id uint32) int {
-	if t.genBits > 4 {
-		return t.expireSemiSorting(id)
-	}
 	var e semiExpiry
 	e.init(t, id)
 	n := 0
@@ -265,36 +262,13 @@ func (t *table) semiEmpty(b uint64) int {
 	return 4 - int(used&1+used>>w&1+used>>(2*w)&1+used>>(3*w)&1)
 }
 
-// expireSemiSorting is expireSemiNarrow for more than 4 generation bits.
-func (t *table) expireSemiSorting(id uint32) int {
-	w, low, fb := t.w&15, t.lowMask, t.fbits&31 // f <= 16: w < 13
-	n := 0
-	for i := range t.m {
-		s := [4]uint32{}
-		s[0], s[1], s[2], s[3] = semiNarrow4(t.narrowWord(i), w, low)
-		k := 0
-		for j, v := range s {
-			if v != 0 && v>>fb == id {
-				s[j] = 0
-				k++
-			}
-		}
-		if k > 0 {
-			lo, _ := t.semiPack(s[0], s[1], s[2], s[3])
-			t.setNarrow(i, lo)
-			n += k
-		}
-	}
-	return n
-}
-
 // semiExpiry clears the slots of one generation from the buckets of a
 // semi-sorted table of one-word buckets and at most 4 generation bits, the
 // top bits of each slot's prefix. Slots are sorted, so a generation's are
 // a run; cleared, they are the smallest, so the bucket stays sorted if the
 // run moves to the bottom and the slots below it move up by its length k
 // (prefixes by 4k bits, low parts by kw): 77 instructions a bucket, where
-// decoding and sorting (expireSemiSorting) took 201 (f = 13, G = 4).
+// decoding and sorting (expireEach) took 201 (f = 13, G = 4).
 type semiExpiry struct {
 	idN, genN uint64 // id in the generation bits of each prefix, and their mask
 	// moves[r] clears the run r (a mask of slots) by products, which need
