@@ -625,12 +625,18 @@ func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 }
 
 // displace is insertAt for full buckets b1 and b2, along a path. Buckets of
-// only v1 and v2 are ErrTooManyDuplicates, told after the search fails, as
-// every value there leads back to the other bucket.
+// only v1 and v2 (in an expiring table their fingerprints, of any
+// generation) are ErrTooManyDuplicates, told after the search fails, as
+// every value there leads back to the other bucket: so no insert pays for
+// the test.
 func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
 	path, end := s.search(c.path, c.maxKicks, b1, v1, b2, v2)
 	if end < 0 {
-		if s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) == 2*slotsPerBucket {
+		n := s.t.bucketMatches(b1, v1) + s.t.bucketMatches(b2, v2)
+		if fpm := uint32(s.t.fpMask); s.t.genBits != 0 {
+			n = s.t.countMatches(b1, v1&fpm, b2, v2&fpm)
+		}
+		if n == 2*slotsPerBucket {
 			return ErrTooManyDuplicates
 		}
 		return ErrFull
