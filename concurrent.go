@@ -9,66 +9,54 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// ConcurrentFilter: lookups that take no lock beside one writer at a time,
-// and never a false negative. Why it is correct:
+// ConcurrentFilter's protocol: lookups that take no lock beside one writer
+// at a time, and never a false negative.
 //
-// Writers are serialized by a mutex. Readers take no lock and store nothing:
-// they atomically load the table pointer, the words of a key's two buckets
-// and, to answer "absent", two version counters. Writers change versions
-// with atomic adds and store table words (and Len's count) with release
-// stores (storeRelease; a plain store on amd64, whose memory order makes it
-// one): a reader whose load sees a store sees everything the writer did
-// before it, and the argument asks no more.
+// Writers hold a mutex. Readers take no lock and store nothing: they
+// atomically load the table pointer, a key's two buckets and, to answer
+// "absent", two version counters. Writers bump versions with atomic adds
+// and store table words (and Len's count) with release stores
+// (storeRelease; a plain store on amd64, whose memory order makes it one),
+// so a reader whose load sees a store sees all the writer did before it.
 //
-// The table (ctable) has its buckets split into stripes, stripe(b) = b mod S
+// A table's (ctable's) buckets are split into stripes, stripe(b) = b mod S
 // (S a power of two, at most 1024), each with a version. A writer changes a
-// bucket inside a write session, which takes the stripe's version from even
-// to odd, stores, and makes it even again; an insert that one store makes,
-// or that fills a packed slot storing its neighbours' bits back as they
-// were, only adds a fingerprint and needs no session. If a reader loads an
-// even version q, reads a bucket and loads q again, no session on that
-// bucket overlapped: every fingerprint it held stayed.
-//
+// bucket in a write session, its stripe's version odd meanwhile; an insert
+// made by one store, or by filling a packed slot with its neighbours' bits
+// stored back as they were, only adds a fingerprint and needs no session.
 // The writer's invariant: outside a session on one of its two buckets,
-// every stored key's fingerprint is in at least one of them. A displacement
-// path is found first without writing (concurrent_search.go), then applied
-// from its free end back, each fingerprint copied into its new bucket
-// before its old slot is overwritten, so the invariant holds after every
-// store and a failed search has nothing to undo.
+// every stored key's fingerprint is in one of them. A displacement path is
+// found without writing (concurrent_search.go), then applied from its free
+// end back, each fingerprint copied into its new bucket before its old slot
+// is overwritten, so the invariant holds after every store.
 //
-// A lookup loads both buckets' versions (q1, q2), reads and tests both
-// buckets, and answers "found" at once (a torn read can only make up a
-// match, a false positive). Otherwise it loads both versions again and
-// answers "absent" only if both were even and unchanged, else reads again.
-// Were a stored key, not being deleted, reported absent, take the moment the
-// validated read began reading bucket 1: neither bucket was in a session,
-// so one held the fingerprint, and no session removed it before it was
-// read. Both buckets need validating: a read of a move's destination before
-// the move and of its source after would miss the key, and a torn read of a
-// semi-sorted bucket being rewritten could miss any key in it. After
-// maxOptimistic failures a reader reads under the mutex, so it finishes.
+// A lookup loads both buckets' versions, reads both buckets, and answers
+// "found" at once (a torn read can only make up a false positive). Else it
+// answers "absent" only if both versions were even and are unchanged: then
+// no session overlapped the reads, so at their start the invariant put the
+// fingerprint in one bucket, and no session removed it before it was read.
+// Else it reads again, after maxOptimistic tries under the mutex. Both
+// buckets need validating: a read of a move's destination before the move
+// and of its source after would miss the key, and a torn read of a
+// semi-sorted bucket being rewritten could miss any key in it.
 //
-// Growth and Reset never change a published table: they build a new one (a
-// doubling is published once its insert has put the key in) and publish it
-// with one atomic pointer store. A lookup loads the pointer once: a key
-// inserted before it began is in that table (current at the insert, or a
-// doubling of it), and a table replaced since answers for the moment of the
-// replacement, within the lookup.
-//
-// InsertUnique tests and inserts under the mutex, so it is atomic; Count
-// validates its reads whatever it finds. concurrent_model_test.go checks
-// every interleaving of a reader with a writer.
+// Growth and Reset never change a published table: they publish a new one
+// with one atomic pointer store (a doubling once its insert has put the key
+// in). A lookup loads the pointer once: a key inserted before it began is
+// in that table or its doubling, and a table replaced since answers for the
+// moment of the replacement. InsertUnique is atomic under the mutex; Count
+// validates whatever it finds. concurrent_model_test.go checks every
+// interleaving of a reader with a writer.
 
 // ConcurrentFilter is a cuckoo filter that many goroutines may use at once:
 // every method is safe for concurrent use but the decoders (UnmarshalBinary,
-// UnmarshalText, ReadFrom), which replace the whole filter. Make it with
-// NewConcurrent, or NewConcurrentFrom a Filter. Queries (Contains, Count,
-// ContainsBatch, their ...Hash forms, Hash) take no lock, unless writes to
-// their buckets keep spoiling their reads, and never report a stored key
-// absent whatever writers do meanwhile; changes (Insert, InsertBatch,
-// Delete, their ...Hash forms, InsertUnique, Merge, Reset, Advance) run one
-// at a time. It encodes in Filter's format; Snapshot returns a Filter copy
-// (for AppendCompact or EncodedSize, which this type lacks).
+// UnmarshalText, ReadFrom), which replace the whole filter. Queries
+// (Contains, Count, ContainsBatch, their ...Hash forms, Hash) take no lock,
+// unless writes keep spoiling their reads, and never report a stored key
+// absent whatever writers do; changes (Insert, InsertBatch, Delete, their
+// ...Hash forms, InsertUnique, Merge, Reset, Advance) run one at a time. It
+// encodes in Filter's format; Snapshot returns a Filter copy (for
+// AppendCompact or EncodedSize, which this type lacks).
 //
 // It answers as a Filter holding the same keys does; only its table's bytes
 // differ once inserts displace fingerprints (along shortest paths here), and
@@ -98,12 +86,12 @@ type concurrent struct {
 	gen      atomic.Uint32 // an expiring filter's current generation (concurrent_expiry.go): stored under mu
 }
 
-// maxOptimistic is how many lock-free attempts a lookup makes, each failing
-// only if a write session overlapped it, before it reads under the mutex.
+// maxOptimistic is how many lock-free reads a lookup tries before it reads
+// under the mutex.
 const maxOptimistic = 8
 
 // NewConcurrent returns an empty concurrent filter, or an error wrapping
-// ErrInvalidConfig that names the offending Config field. A growable Config
+// ErrInvalidConfig that names the offending Config field. A growable one
 // (MaxCapacity) grows as a Filter does.
 func NewConcurrent[T Hashable](cfg Config) (*ConcurrentFilter[T], error) {
 	p, err := cfg.resolve()
@@ -128,8 +116,8 @@ func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
 	return c
 }
 
-// load makes c the filter r, with table s, published last, MaxKicks
-// maxKicks, PRNG state rng and current generation gen.
+// load makes c the filter r with table s (published last), MaxKicks,
+// PRNG state rng and current generation gen.
 func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64, gen uint) {
 	c.h, c.kind, c.capacity, c.maxCapacity = r.h, r.kind, r.capacity, r.maxCapacity
 	c.maxKicks, c.rng, c.count = maxKicks, rng, r.count
@@ -176,11 +164,9 @@ func (f *ConcurrentFilter[T]) InsertHash(h uint64) error {
 	return f.c.insert(kindHash, unsafe.Pointer(&h))
 }
 
-// InsertBatch inserts keys in order, as a loop of Insert would, and returns
-// how many went in: len(keys) and nil, or the number before the first key
-// whose insert failed and that insert's error; see Filter.InsertBatch. It
-// takes the writers' mutex once per 256 keys, so other writers wait for at
-// most 256 inserts, and costs less per key than a loop of Insert.
+// InsertBatch is Filter.InsertBatch: as a loop of Insert, with the same
+// result, for less per key. It takes the writers' mutex once per 256 keys,
+// so other writers wait for at most 256 inserts.
 func (f *ConcurrentFilter[T]) InsertBatch(keys []T) (int, error) {
 	if f.c.kind == kindInvalid && len(keys) > 0 {
 		return 0, errZeroConcurrent
@@ -319,8 +305,7 @@ func (f *ConcurrentFilter[T]) describe(name string) string {
 }
 
 // lookup reports whether the filter may hold the key of kind k at p (a hash
-// for kindHash), without a lock: one-word buckets are probed here, other
-// classes and retries elsewhere.
+// for kindHash): one-word buckets are probed here, others and retries apart.
 func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	var h uint64
 	switch k {
@@ -460,8 +445,7 @@ func (c *concurrent) countHash(h uint64) int {
 	return s.count(b1, v1) + s.count(b2, v2)
 }
 
-// insert adds the key of kind k at p (a hash for kindHash). Writers hold
-// the mutex for their whole operation.
+// insert adds the key of kind k at p (a hash for kindHash).
 func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 	if c.kind == kindInvalid {
 		return errZeroConcurrent
@@ -523,10 +507,10 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	defer c.mu.Unlock()
 	s := c.cur.Load()
 	if s.t.genBits != 0 {
-		return c.insertUniqueExpiring(s, h)
-	}
-	b1, v1, b2, v2 := s.t.place(h)
-	if s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) > 0 {
+		if c.renewExpiring(s, h) {
+			return false, nil
+		}
+	} else if b1, v1, b2, v2 := s.t.place(h); s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) > 0 {
 		return false, nil
 	}
 	if err := c.insertLocked(h); err != nil {
@@ -576,10 +560,9 @@ func (c *concurrent) insertLocked(h uint64) error {
 	return nil
 }
 
-// insertSlow is Filter's insertSlow. A growable filter that must double
-// runs core.insertGrowing, which writes only new tables no reader sees;
-// the one holding the key is published then, and a failed insert publishes
-// nothing.
+// insertSlow is Filter's insertSlow. A doubling runs core.insertGrowing,
+// which writes only new tables no reader sees, and publishes the one
+// holding the key; a failed insert publishes nothing.
 func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 	if s.t.genBits != 0 {
 		return c.insertExpiring(s, h)
@@ -592,8 +575,7 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 			return err
 		}
 	}
-	// Its first write is to a doubled table: the stage is full, or the key
-	// failed with ErrFull in it.
+	// Its first write is to a doubled table: the stage is full, or ErrFull.
 	g := newCore(reader{t: s.t, count: c.count}, c.maxKicks)
 	g.rng = c.rng
 	x := placedKey{h: h}
@@ -612,10 +594,9 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 }
 
 // insertAt adds a key that bucket b1 would hold as v1 and bucket b2 as v2;
-// after an error the table is as it was. Both buckets are read first, so
-// their misses overlap.
+// after an error the table is as it was.
 func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
-	lo1, hi1 := s.t.bucketAt(b1)
+	lo1, hi1 := s.t.bucketAt(b1) // both read first: their misses overlap
 	lo2, hi2 := s.t.bucketAt(b2)
 	if !s.addTo(b1, lo1, hi1, v1) && !s.addTo(b2, lo2, hi2, v2) {
 		return c.displace(s, b1, v1, b2, v2)
@@ -625,10 +606,8 @@ func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 }
 
 // displace is insertAt for full buckets b1 and b2, along a path. Buckets of
-// only v1 and v2 (in an expiring table their fingerprints, of any
-// generation) are ErrTooManyDuplicates, told after the search fails, as
-// every value there leads back to the other bucket: so no insert pays for
-// the test.
+// only v1 and v2 (expiring: their fingerprints) are ErrTooManyDuplicates,
+// told after the search fails, which it must: no insert pays for the test.
 func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
 	path, end := s.search(c.path, c.maxKicks, b1, v1, b2, v2)
 	if end < 0 {
@@ -659,16 +638,18 @@ func (c *concurrent) delete(h uint64) bool {
 	if s == nil {
 		return false
 	}
+	var ok bool
 	if s.t.genBits != 0 {
-		return c.deleteExpiring(s, h)
+		ok = c.removeExpiring(s, h)
+	} else {
+		b1, v1, b2, v2 := s.t.place(h)
+		ok = s.remove(b1, v1) || s.remove(b2, v2)
 	}
-	b1, v1, b2, v2 := s.t.place(h)
-	if s.remove(b1, v1) || s.remove(b2, v2) {
+	if ok {
 		c.count--
 		c.publishCount()
-		return true
 	}
-	return false
+	return ok
 }
 
 // reset publishes a new empty table rather than clear the current one,

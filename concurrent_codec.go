@@ -6,11 +6,8 @@ import (
 	"io"
 )
 
-// Decoding into a ConcurrentFilter, its text encoding, Clone and Merge.
-//
-// The decoders replace the whole filter, hash and Config included, so like
-// any value given to an Unmarshal it must not be in use meanwhile. Clone and
-// Merge are safe for concurrent use.
+// Decoding into a ConcurrentFilter, which replaces the whole filter, hash
+// and Config included; its text encoding, Clone and Merge.
 
 // UnmarshalBinary is Filter.UnmarshalBinary, also on a zero
 // ConcurrentFilter (a keyed encoding needs one made with its Key). It must

@@ -62,40 +62,31 @@ func (c *concurrent) insertExpiring(s *ctable, h uint64) error {
 	return nil
 }
 
-// insertUniqueExpiring is insertUnique for an expiring table: a key present
-// has its youngest copy moved to the current generation in place, in a
+// renewExpiring is InsertUnique's test for an expiring table: if the key is
+// present, its youngest copy moves to the current generation in place, in a
 // write session that leaves its fingerprint bits where they were.
-func (c *concurrent) insertUniqueExpiring(s *ctable, h uint64) (bool, error) {
+func (c *concurrent) renewExpiring(s *ctable, h uint64) bool {
 	t := &s.t
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
 	gen := uint(c.gen.Load())
-	if b, slots, k := t.oldest(i1, i2, fp, gen, true); k >= 0 {
-		if v := t.expiringValue(fp, gen); slots[k] != v {
-			s.replace(b, slots, uint(k), v)
-		}
-		return false, nil
+	b, slots, k := t.oldest(i1, i2, fp, gen, true)
+	if v := t.expiringValue(fp, gen); k >= 0 && slots[k] != v {
+		s.replace(b, slots, uint(k), v)
 	}
-	if err := c.insertExpiring(s, h); err != nil {
-		return false, err
-	}
-	c.publishCount()
-	return true, nil
+	return k >= 0
 }
 
-// deleteExpiring is delete for an expiring table: the oldest copy goes.
-func (c *concurrent) deleteExpiring(s *ctable, h uint64) bool {
+// removeExpiring is delete for an expiring table: the oldest copy goes.
+func (c *concurrent) removeExpiring(s *ctable, h uint64) bool {
 	t := &s.t
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
 	b, slots, k := t.oldest(i1, i2, fp, uint(c.gen.Load()), false)
-	if k < 0 {
-		return false
+	if k >= 0 {
+		s.replace(b, slots, uint(k), 0)
 	}
-	s.replace(b, slots, uint(k), 0)
-	c.count--
-	c.publishCount()
-	return true
+	return k >= 0
 }
 
 // advance is Advance: the next generation becomes current and the slots of
@@ -119,23 +110,16 @@ func (c *concurrent) advance() int {
 		return 0
 	}
 	t := &s.t
-	all, id := t.gens == 1, uint32(0)
-	if !all {
-		gen := uint(c.gen.Load()) + 1
-		if gen == t.gens {
-			gen = 0
-		}
-		c.gen.Store(uint32(gen))
-		id = uint32(gen)
-	}
+	id := (c.gen.Load() + 1) % uint32(t.gens) // 0 for G = 1
+	c.gen.Store(id)
 	var n int
-	switch {
-	case t.class == classExpNarrow:
+	switch t.class {
+	case classExpNarrow:
 		n = s.expireNarrow(uint(id))
-	case t.class == classExpSemi:
+	case classExpSemi:
 		n = s.expireSemi(id)
 	default:
-		n = s.expireBuckets(id, all)
+		n = s.expireBuckets(id, t.gens == 1)
 	}
 	c.count -= n
 	c.publishCount()
@@ -221,9 +205,4 @@ func (s *ctable) expireBuckets(id uint32, all bool) int {
 func (f *ConcurrentFilter[T]) Advance() int { return f.c.advance() }
 
 // Generations is Config.Generations: 0 for a filter whose keys never expire.
-func (f *ConcurrentFilter[T]) Generations() int {
-	if s := f.c.cur.Load(); s != nil {
-		return int(s.t.gens)
-	}
-	return 0
-}
+func (f *ConcurrentFilter[T]) Generations() int { return int(f.c.view().t.gens) }

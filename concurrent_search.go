@@ -13,8 +13,7 @@ package cuckoo
 const searchBuckets = 4
 
 // pathNode is a bucket b the search reached, the value v it would take in,
-// and where v comes from: slot slot of node parent's bucket, or the new key
-// (parent -1).
+// and where v comes from: slot slot of node parent's bucket, or the key.
 type pathNode struct {
 	b      uint32 // bucket indexes are below maxBuckets = 2^32
 	v      uint32
@@ -130,8 +129,7 @@ func (s *ctable) moveNearExpiring(i1, w1, i2, w2 uint64, v uint32) bool {
 	return false
 }
 
-// onPath reports whether bucket b is node i's bucket or that of one of its
-// ancestors.
+// onPath reports whether bucket b is node i's or one of its ancestors'.
 func onPath(q []pathNode, i int, b uint64) bool {
 	for ; i >= 0; i = int(q[i].parent) {
 		if uint64(q[i].b) == b {

@@ -46,8 +46,7 @@ func (f *ConcurrentFilter[T]) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// reader is a reader of table t with the filter's hash, key kind, count and
-// capacities; the caller holds mu.
+// reader is a reader of table t with the filter's fields; the caller holds mu.
 func (c *concurrent) reader(t table) reader {
 	return reader{t: t, h: c.h, kind: c.kind, count: c.count, capacity: c.capacity, maxCapacity: c.maxCapacity}
 }
@@ -73,8 +72,7 @@ func (c *concurrent) appendBinary(b []byte, family keyKind) ([]byte, error) {
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
 }
 
-// snapshot is a Filter's core holding a copy of the current table; the
-// caller holds mu.
+// snapshot is a Filter's core with a copy of the table; the caller holds mu.
 func (c *concurrent) snapshot() core {
 	s := c.cur.Load()
 	t := s.t

@@ -8,11 +8,9 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// ctable is the concurrent filter's bucket storage (protocol in
-// concurrent.go): a table whose bytes lie in 64-bit words holding the byte
-// stream little-endian on every host (le64), so every access can be an
-// aligned atomic one. Readers load atomically; the one writer reads plainly
-// and stores with release stores.
+// ctable is the concurrent filter's table (protocol in concurrent.go), its
+// bytes in 64-bit words holding the byte stream little-endian on every host
+// (le64), so that every access can be an aligned atomic one.
 type ctable struct {
 	words []uint64        // the table's bytes, then padding (ctableWords)
 	seq   []atomic.Uint64 // a version per stripe of buckets: stripe(b) = b & smask
@@ -49,10 +47,7 @@ func ctableOver(t table) *ctable {
 	s := &ctable{t: t}
 	s.words = unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(t.data))), n)
 	s.t.data = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s.words))), n*8)
-	stripes := uint64(maxStripes)
-	for stripes/2 >= t.m && stripes > 2 {
-		stripes /= 2
-	}
+	stripes := min(maxStripes, max(2, uint64(1)<<bits.Len64(t.m-1))) // a power of two
 	s.seq = make([]atomic.Uint64, stripes)
 	s.smask = stripes - 1
 	return s
@@ -65,8 +60,7 @@ func ctableOf(t *table) *ctable {
 	return s
 }
 
-// le64 converts between a word's value and its bytes' little-endian value:
-// the identity on little-endian hosts, a byte swap on big-endian ones.
+// le64 converts between a word's value and its bytes' little-endian value.
 func le64(x uint64) uint64 {
 	if cpu.IsBigEndian {
 		return bits.ReverseBytes64(x)
@@ -74,16 +68,14 @@ func le64(x uint64) uint64 {
 	return x
 }
 
-// loadWord atomically loads word i of the words at w, as the table's
-// bytes read little-endian.
+// loadWord atomically loads word i of the words at w, read little-endian.
 func loadWord(w unsafe.Pointer, i uint64) uint64 {
 	return le64(atomic.LoadUint64((*uint64)(unsafe.Add(w, i*8))))
 }
 
-// loadNarrow atomically reads the bucket at bit p of the words at w, of at
-// most 64 bits, into the low bits of a word (the bits above are the next
-// bucket's). Where unalignedLoads, one 8-byte load that may straddle two
-// words and tear, as two word loads may: the versions catch both.
+// loadNarrow atomically reads the bucket at bit p of the words at w into the
+// low bits of a word. Where unalignedLoads, one 8-byte load that may
+// straddle two words and tear, as two word loads may: the versions catch both.
 func loadNarrow(w unsafe.Pointer, p uint64) uint64 {
 	if unalignedLoads {
 		return atomic.LoadUint64((*uint64)(unsafe.Add(w, p>>3))) >> (p & 4)
@@ -120,7 +112,7 @@ func (s *ctable) count(b uint64, v uint32) int {
 	return bits.OnesCount64(mlo) + bits.OnesCount64(mhi)
 }
 
-// bucketMatches reads bucket b atomically and returns the codec's match of it for v.
+// bucketMatches is the codec's match for v of bucket b, read atomically.
 func (s *ctable) bucketMatches(b uint64, v uint32) (mlo, mhi uint64) {
 	lo, hi := s.read(b)
 	return s.t.match(lo, hi, v)
@@ -199,8 +191,7 @@ func (s *ctable) setBucket(b, lo, hi uint64, insert bool) {
 	var x [3]uint64
 	changed := 0
 	for k := range uint64(3) {
-		old := le64(w[k])
-		if x[k] = le64(old&^m[k] | v[k]); x[k] != w[k] {
+		if x[k] = le64(le64(w[k])&^m[k] | v[k]); x[k] != w[k] {
 			changed++
 		}
 	}
@@ -298,8 +289,7 @@ func (s *ctable) addTo(b, lo, hi uint64, v uint32) bool {
 	return ok
 }
 
-// remove clears the lowest slot of bucket b that holds v and reports whether
-// there was one.
+// remove clears a slot of bucket b that holds v and reports whether one did.
 func (s *ctable) remove(b uint64, v uint32) bool {
 	lo, hi := s.t.bucketAt(b)
 	lo, hi, ok := s.t.removeFrom(lo, hi, v)
