@@ -372,18 +372,13 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 }
 
 // lookupOther is lookup for the other classes, apart so that lookup tests
-// the class once (an instruction less a fixed lookup).
+// the class once (an instruction less a fixed lookup). It probes
+// classGrownNarrow, the last stages of most growable filters, itself.
 func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
-	if s.t.class == classGrownNarrow {
-		return c.lookupGrownNarrow(s, h)
-	}
-	return c.lookupAt(s, h)
-}
-
-// lookupGrownNarrow is lookup for classGrownNarrow, the last stages of most
-// growable filters.
-func (c *concurrent) lookupGrownNarrow(s *ctable, h uint64) bool {
 	t := &s.t
+	if t.class != classGrownNarrow {
+		return c.lookupAt(s, h)
+	}
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
 	l1, l2 := t.layers(h, fp)
