@@ -32,8 +32,9 @@ func (c *concurrent) insertExpiring(s *ctable, h uint64) error {
 	if t.class == classExpiring { // buckets of up to 128 bits
 		return c.insertAt(s, i1, v, i2, v)
 	}
-	// insertLocked's fast paths, written out: through addTo, an insert took
-	// 28 instructions more (f = 13, conc gen).
+	// insertLocked's fast paths, written out: through addTo an insert took 28
+	// instructions more, through a helper shared with insertLocked 17 (and
+	// insertLocked's 26; f = 13, conc gen).
 	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
 	if t.class == classExpNarrow {
 		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)
@@ -90,18 +91,13 @@ func (c *concurrent) removeExpiring(s *ctable, h uint64) bool {
 }
 
 // advance is Advance: the next generation becomes current and the slots of
-// the one it reuses are cleared (with G = 1, every slot), bucket by bucket
-// in place.
-//
-// Why a lookup never misses a key live for the whole of it: the pass
-// removes only slots of the expiring generation, whose keys are not live
-// once it has begun, and moves no fingerprint to another bucket. Each
-// bucket it changes is one write session, as a delete's is (rewriteNarrow's
-// 8-byte store puts the bits of the buckets beside it back as they were),
-// so a lookup that overlapped it reads again; a slot that stays has its
-// bits where they were outside the session (a semi-sorted re-encoding moves
-// them only within it). So concurrent.go's argument holds as for deletes,
-// and the pass holds no stripe odd for longer than one bucket's store.
+// the one it reuses are cleared in place (with G = 1, every slot). A lookup
+// never misses a key live for the whole of it: the pass removes only slots
+// of the expiring generation, whose keys are no longer live, and moves no
+// fingerprint to another bucket; each bucket it changes is one write
+// session, as a delete's (rewriteNarrow's 8-byte store puts the bits beside
+// it back as they were), outside which a slot that stays has its bits where
+// they were. Lookups read again only if a session overlaps their buckets.
 func (c *concurrent) advance() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
