@@ -48,15 +48,16 @@ import (
 // validates whatever it finds. concurrent_model_test.go checks every
 // interleaving of a reader with a writer.
 
-// ConcurrentFilter is a cuckoo filter that many goroutines may use at once:
-// every method is safe for concurrent use but the decoders (UnmarshalBinary,
-// UnmarshalText, ReadFrom), which replace the whole filter. Queries
-// (Contains, Count, ContainsBatch, their ...Hash forms, Hash) take no lock,
-// unless writes keep spoiling their reads, and never report a stored key
-// absent whatever writers do; changes (Insert, InsertBatch, Delete, their
-// ...Hash forms, InsertUnique, Merge, Reset, Advance) run one at a time. It
-// encodes in Filter's format; Snapshot returns a Filter copy (for
-// AppendCompact or EncodedSize, which this type lacks).
+// ConcurrentFilter is a cuckoo filter that many goroutines may use at once,
+// made with NewConcurrent, or NewConcurrentFrom a Filter: every method is
+// safe for concurrent use but the decoders (UnmarshalBinary, UnmarshalText,
+// ReadFrom), which replace the whole filter. Queries (Contains, Count,
+// ContainsBatch, their ...Hash forms, Hash) take no lock, unless writes keep
+// spoiling their reads, and never report a stored key absent whatever
+// writers do; changes (Insert, InsertBatch, Delete, their ...Hash forms,
+// InsertUnique, Merge, Reset, Advance) run one at a time. It encodes in
+// Filter's format; Snapshot returns a Filter copy (for AppendCompact or
+// EncodedSize, which this type lacks).
 //
 // It answers as a Filter holding the same keys does; only its table's bytes
 // differ once inserts displace fingerprints (along shortest paths here), and
