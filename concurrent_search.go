@@ -55,7 +55,7 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 				return q, -1
 			}
 			budget--
-			// cap(q) = budget + 2: this never reallocates.
+			// cap(q) = searchBuckets*MaxKicks + 2: this never reallocates.
 			q = append(q, pathNode{b: uint32(ob), v: ov, parent: int32(head), slot: uint8(k)})
 			if packed && t.freeMarks(t.narrowWord(ob)) != 0 || !packed && t.hasFree(ob) {
 				return q, len(q) - 1
