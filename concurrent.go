@@ -600,7 +600,7 @@ func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 
 // displace is insertAt for full buckets b1 and b2, along a path. Buckets of
 // only v1 and v2 (expiring: their fingerprints) are ErrTooManyDuplicates,
-// told after the search fails, which it must: no insert pays for the test.
+// told once the search has failed, as it must, so no insert pays the test.
 func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
 	path, end := s.search(c.path, c.maxKicks, b1, v1, b2, v2)
 	if end < 0 {
