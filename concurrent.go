@@ -9,76 +9,55 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// ConcurrentFilter: lookups that take no lock beside one writer at a time,
-// and never a false negative. Why it is correct:
+// ConcurrentFilter's protocol: lookups that take no lock beside one writer
+// at a time, and never a false negative.
 //
-// Writers are serialized by a mutex. Readers take no lock and store nothing:
-// they load the table pointer, the words of a key's two buckets and, to
-// answer "absent", two version counters, all atomically. Writers change
-// versions with atomic adds and store table words (and Len's count) with
-// release stores (storeRelease; a plain store on amd64, whose memory order
-// makes it one): a reader whose load sees a store sees everything the
-// writer did before it, and the argument asks no more.
+// Writers hold a mutex. Readers take no lock and store nothing: they
+// atomically load the table pointer, a key's two buckets and, to answer
+// "absent", two version counters. Writers bump versions with atomic adds
+// and store table words (and Len's count) with release stores
+// (storeRelease; a plain store on amd64, whose memory order makes it one),
+// so a reader whose load sees a store sees all the writer did before it.
 //
-// The table (ctable) has its buckets split into stripes, stripe(b) = b mod S
+// A table's (ctable's) buckets are split into stripes, stripe(b) = b mod S
 // (S a power of two, at most 1024), each with a version. A writer changes a
-// bucket inside a write session, which takes the stripe's version from even
-// to odd, stores, and makes it even again; an insert that one store makes,
-// or that fills a packed slot storing its neighbours' bits back as they
-// were, adds a fingerprint, takes none away and needs no session. If a
-// reader loads an even version q, reads a bucket and loads q again, no
-// session on that bucket overlapped: every fingerprint it held stayed.
-//
+// bucket in a write session, its stripe's version odd meanwhile; an insert
+// made by one store, or by filling a packed slot with its neighbours' bits
+// stored back as they were, only adds a fingerprint and needs no session.
 // The writer's invariant: outside a session on one of its two buckets,
-// every stored key's fingerprint is in at least one of them. A displacement
-// path is found first without writing (concurrent_search.go), then applied
-// from its free end back to the key's bucket, each fingerprint copied into
-// its new bucket before its old slot is overwritten, so the invariant holds
-// after every store and a failed search has nothing to undo.
+// every stored key's fingerprint is in one of them. A displacement path is
+// found without writing (concurrent_search.go), then applied from its free
+// end back, each fingerprint copied into its new bucket before its old slot
+// is overwritten, so the invariant holds after every store.
 //
-// A lookup loads both buckets' stripe versions (q1, q2), reads and tests
-// both buckets, and answers "found" at once (a torn read can only make up a
-// match, a false positive). Otherwise it loads both versions again and
-// answers "absent" only if both were even and unchanged, else reads again.
-// Were a stored key, not being deleted, reported absent, take the moment the
-// validated read began reading bucket 1: neither bucket was in a session,
-// so one held the fingerprint, and no session removed it before it was
-// read. Both buckets need validating: a read of a move's destination before
-// the move and of its source after would miss the key, and a torn read of a
-// semi-sorted bucket being rewritten could miss any key in it. After
-// maxOptimistic failures a reader reads under the mutex, so it finishes.
+// A lookup loads both buckets' versions, reads both buckets, and answers
+// "found" at once (a torn read can only make up a false positive). Else it
+// answers "absent" only if both versions were even and are unchanged: then
+// no session overlapped the reads, so at their start the invariant put the
+// fingerprint in one bucket, and no session removed it before it was read.
+// Else it reads again, after maxOptimistic tries under the mutex. Both
+// buckets need validating: a read of a move's destination before the move
+// and of its source after would miss the key, and a torn read of a
+// semi-sorted bucket being rewritten could miss any key in it.
 //
-// Growth and Reset never change a published table: they build a new one
-// (a doubling from the old, published once the doubling insert has put its
-// key in; Reset an empty one) and publish it with one atomic pointer store.
-// A lookup loads the pointer once: a key inserted before it began is in that
-// table (current at the insert, or a doubling of it), and a table replaced
-// since answers for the moment of the replacement, within the lookup.
-//
-// InsertUnique tests and inserts under the mutex, so it is atomic. Count
-// validates its reads whatever it finds. Snapshot and the encoders read
-// under the mutex. concurrent_model_test.go checks every interleaving of a
-// reader with a writer; concurrent_stress_test.go runs readers beside a
-// writer that keeps a filter full.
+// Growth and Reset never change a published table: they publish a new one
+// with one atomic pointer store (a doubling once its insert has put the key
+// in). A lookup loads the pointer once: a key inserted before it began is
+// in that table or its doubling, and a table replaced since answers for the
+// moment of the replacement. InsertUnique is atomic under the mutex; Count
+// validates whatever it finds. concurrent_model_test.go checks every
+// interleaving of a reader with a writer.
 
-// ConcurrentFilter is a cuckoo filter that many goroutines may use at once:
-// every method is safe for concurrent use but the decoders (UnmarshalBinary,
-// UnmarshalText, ReadFrom), which replace the whole filter. Make it with
-// NewConcurrent, or NewConcurrentFrom a Filter. Its methods:
-//
-//   - queries (Contains, Count, ContainsBatch and their ...Hash forms,
-//     Hash) take no lock, unless writes to their buckets keep spoiling
-//     their reads, and never report a stored key absent whatever writers do
-//     meanwhile;
-//   - changes (Insert, InsertBatch, Delete and their ...Hash forms,
-//     InsertUnique, Merge, Reset, Advance) run one at a time;
-//   - persistence: AppendBinary, MarshalBinary, WriteTo, UnmarshalBinary,
-//     ReadFrom and the text forms, in Filter's format; Snapshot returns a
-//     Filter copy (for AppendCompact or EncodedSize, which this type lacks);
-//   - introspection: Len, Capacity, MaxCapacity, Slots, LoadFactor,
-//     FingerprintBits, Layout, Seed, SizeBytes, EstimatedFalsePositiveRate,
-//     Generations, Config, Info, String (Format and GoString for fmt);
-//     and Clone.
+// ConcurrentFilter is a cuckoo filter that many goroutines may use at once,
+// made with NewConcurrent, or NewConcurrentFrom a Filter: every method is
+// safe for concurrent use but the decoders (UnmarshalBinary, UnmarshalText,
+// ReadFrom), which replace the whole filter. Queries (Contains, Count,
+// ContainsBatch, their ...Hash forms, Hash) take no lock, unless writes keep
+// spoiling their reads, and never report a stored key absent whatever
+// writers do; changes (Insert, InsertBatch, Delete, their ...Hash forms,
+// InsertUnique, Merge, Reset, Advance) run one at a time. It encodes in
+// Filter's format; Snapshot returns a Filter copy (for AppendCompact or
+// EncodedSize, which this type lacks).
 //
 // It answers as a Filter holding the same keys does; only its table's bytes
 // differ once inserts displace fingerprints (along shortest paths here), and
@@ -108,23 +87,22 @@ type concurrent struct {
 	gen      atomic.Uint32 // an expiring filter's current generation (concurrent_expiry.go): stored under mu
 }
 
-// maxOptimistic is how many lock-free attempts a lookup makes, each failing
-// only if a write session overlapped it, before it reads under the mutex.
+// maxOptimistic is how many lock-free reads a lookup tries before it reads
+// under the mutex.
 const maxOptimistic = 8
 
 // NewConcurrent returns an empty concurrent filter, or an error wrapping
-// ErrInvalidConfig that names the offending Config field. A growable Config
+// ErrInvalidConfig that names the offending Config field. A growable one
 // (MaxCapacity) grows as a Filter does.
 func NewConcurrent[T Hashable](cfg Config) (*ConcurrentFilter[T], error) {
 	p, err := cfg.resolve()
 	if err != nil {
 		return nil, err
 	}
-	r := reader{h: newHasher(p.seed), kind: kindOf[T]()}
+	r := reader{h: newHasher(p.seed), kind: kindOf[T](), capacity: p.capacity, maxCapacity: p.maxCapacity}
 	r.setKey(p.key)
 	f := &ConcurrentFilter[T]{}
-	f.c.configure(r.h, r.kind, p.capacity, p.maxCapacity, p.maxKicks)
-	f.c.cur.Store(newCtable(shapeFor(&p)))
+	f.c.load(&r, newCtable(shapeFor(&p)), p.maxKicks, r.h.seed, 0)
 	return f, nil
 }
 
@@ -132,26 +110,22 @@ func NewConcurrent[T Hashable](cfg Config) (*ConcurrentFilter[T], error) {
 // same keys, Config and seed. f must not change while it is copied. Of a
 // zero Filter, or nil, it returns a zero ConcurrentFilter.
 func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
-	if f == nil || f.c.t.data == nil {
-		return new(ConcurrentFilter[T])
-	}
 	c := &ConcurrentFilter[T]{}
-	c.c.configure(f.c.h, f.c.kind, f.c.capacity, f.c.maxCapacity, f.c.maxKicks)
-	c.c.rng = f.c.rng
-	c.c.gen.Store(uint32(f.c.gen))
-	c.c.count = f.c.count
-	c.c.n.Store(int64(f.c.count))
-	c.c.cur.Store(ctableOf(&f.c.t))
+	if f != nil && f.c.t.data != nil {
+		c.c.load(&f.c.reader, ctableOf(&f.c.t), f.c.maxKicks, f.c.rng, f.c.gen)
+	}
 	return c
 }
 
-// configure sets what c holds besides its tables: the hasher, the key
-// kind, the capacities and MaxKicks with the path buffer its size needs.
-func (c *concurrent) configure(h hasher, kind keyKind, capacity, maxCapacity, maxKicks int) {
-	c.h, c.kind, c.capacity, c.maxCapacity = h, kind, capacity, maxCapacity
-	c.maxKicks, c.rng = maxKicks, h.seed
-	c.gen.Store(0)
+// load makes c the filter r with table s (published last), MaxKicks,
+// PRNG state rng and current generation gen.
+func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64, gen uint) {
+	c.h, c.kind, c.capacity, c.maxCapacity = r.h, r.kind, r.capacity, r.maxCapacity
+	c.maxKicks, c.rng, c.count = maxKicks, rng, r.count
 	c.path = make([]pathNode, 0, searchBuckets*maxKicks+2)
+	c.gen.Store(uint32(gen))
+	c.n.Store(int64(r.count))
+	c.cur.Store(s)
 }
 
 // Hash is Filter.Hash.
@@ -160,7 +134,7 @@ func (f *ConcurrentFilter[T]) Hash(key T) uint64 {
 		h := newHasher(DefaultSeed)
 		return h.key(kindOf[T](), unsafe.Pointer(&key))
 	}
-	return f.c.hash(unsafe.Pointer(&key))
+	return f.c.h.key(f.c.kind, unsafe.Pointer(&key))
 }
 
 // Contains reports whether key may be in the filter: never false for a key
@@ -191,11 +165,9 @@ func (f *ConcurrentFilter[T]) InsertHash(h uint64) error {
 	return f.c.insert(kindHash, unsafe.Pointer(&h))
 }
 
-// InsertBatch inserts keys in order, as a loop of Insert would, and returns
-// how many went in: len(keys) and nil, or the number before the first key
-// whose insert failed and that insert's error; see Filter.InsertBatch. It
-// takes the writers' mutex once per 256 keys, so other writers wait for at
-// most 256 inserts, and costs less per key than a loop of Insert.
+// InsertBatch is Filter.InsertBatch: as a loop of Insert, with the same
+// result, for less per key. It takes the writers' mutex once per 256 keys,
+// so other writers wait for at most 256 inserts.
 func (f *ConcurrentFilter[T]) InsertBatch(keys []T) (int, error) {
 	if f.c.kind == kindInvalid && len(keys) > 0 {
 		return 0, errZeroConcurrent
@@ -209,15 +181,11 @@ func (f *ConcurrentFilter[T]) InsertBatch(keys []T) (int, error) {
 
 // InsertHashBatch is InsertBatch for keys hashed with Hash.
 func (f *ConcurrentFilter[T]) InsertHashBatch(hashes []uint64) (int, error) {
-	n := 0
-	for off := 0; off < len(hashes); off += hashBlock {
-		k, err := f.c.insertHashes(hashes[off:min(off+hashBlock, len(hashes))])
-		n += k
-		if err != nil {
-			return n, err
-		}
+	var b keyBatch
+	for off := 0; b.more(off, len(hashes)); off += hashBlock {
+		b.add(f.c.insertHashes(hashes[off:min(off+hashBlock, len(hashes))]))
 	}
-	return n, nil
+	return b.n, b.err
 }
 
 // InsertUnique is Filter.InsertUnique as one atomic step: of goroutines
@@ -234,32 +202,32 @@ func (f *ConcurrentFilter[T]) DeleteHash(h uint64) bool { return f.c.delete(h) }
 // ContainsBatch is Filter.ContainsBatch as a loop of Contains, which does
 // not overlap the keys' memory accesses.
 func (f *ConcurrentFilter[T]) ContainsBatch(keys []T, found []bool) int {
-	n := 0
-	for i := range keys {
-		ok := f.c.lookup(f.c.kind, unsafe.Pointer(&keys[i]))
-		if i < len(found) {
-			found[i] = ok
-		}
-		if ok {
-			n++
-		}
-	}
-	return n
+	return f.c.lookups(f.c.kind, unsafe.Pointer(unsafe.SliceData(keys)), unsafe.Sizeof(*new(T)), len(keys), found)
 }
 
 // ContainsHashBatch is ContainsBatch for keys hashed with Hash.
 func (f *ConcurrentFilter[T]) ContainsHashBatch(hashes []uint64, found []bool) int {
-	n := 0
-	for i := range hashes {
-		ok := f.c.kind != kindInvalid && f.c.lookup(kindHash, unsafe.Pointer(&hashes[i]))
+	k := kindHash
+	if f.c.kind == kindInvalid {
+		k = kindInvalid // lookup's zero ConcurrentFilter
+	}
+	return f.c.lookups(k, unsafe.Pointer(unsafe.SliceData(hashes)), 8, len(hashes), found)
+}
+
+// lookups looks up the n keys of kind k and size size at p, noting each
+// answer in found while it has room, and returns how many it found.
+func (c *concurrent) lookups(k keyKind, p unsafe.Pointer, size uintptr, n int, found []bool) int {
+	hits := 0
+	for i := range n {
+		ok := c.lookup(k, unsafe.Add(p, uintptr(i)*size))
 		if i < len(found) {
 			found[i] = ok
 		}
 		if ok {
-			n++
+			hits++
 		}
 	}
-	return n
+	return hits
 }
 
 // Reset is Filter.Reset, by publishing a new table: lookups that began
@@ -330,18 +298,12 @@ func (f *ConcurrentFilter[T]) Format(s fmt.State, verb rune) {
 }
 
 func (f *ConcurrentFilter[T]) describe(name string) string {
-	if f.c.cur.Load() == nil {
-		return name + "(zero: made neither by NewConcurrent nor by decoding)"
-	}
 	r := f.c.view()
-	return r.summary(name)
+	return r.describe(name, "made neither by NewConcurrent nor by decoding")
 }
 
-func (c *concurrent) hash(p unsafe.Pointer) uint64 { return c.h.key(c.kind, p) }
-
 // lookup reports whether the filter may hold the key of kind k at p (a hash
-// for kindHash), without a lock (the argument at the top of this file):
-// one-word buckets are probed here, other classes and retries elsewhere.
+// for kindHash): one-word buckets are probed here, others and retries apart.
 func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	var h uint64
 	switch k {
@@ -389,7 +351,7 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 		bp := uint64(fp>>(t.w&31)) * 0x1111 // the mask spares a check of the shift
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		hit = t.semiLanes.anyZero(t.semiLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
-	case classExpNarrow: // Filter's probes of the expiring classes (lookup.go)
+	case classExpNarrow: // lookup.go's, written out (through expiringWords: 154 instructions, not 137, f = 13)
 		ones := t.lanes.onesLo
 		x1, x2 := loadNarrow(w, i1*uint64(t.bbits))^uint64(fp)*ones, loadNarrow(w, i2*uint64(t.bbits))^uint64(fp)*ones
 		hit = ((x1-ones)&^x1|(x2-ones)&^x2)&t.fpLanes.topsLo != 0
@@ -407,20 +369,14 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	return c.lookupAt(s, h) // a write session overlapped: read again
 }
 
-// lookupOther is lookup for the classes whose buckets one word does not
-// hold, apart so that lookup tests the class once (an instruction less a
-// fixed lookup, bench/icount).
+// lookupOther is lookup for the other classes, apart so that lookup tests
+// the class once (an instruction less a fixed lookup). It probes
+// classGrownNarrow, the last stages of most growable filters, itself.
 func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
-	if s.t.class == classGrownNarrow {
-		return c.lookupGrownNarrow(s, h)
-	}
-	return c.lookupAt(s, h)
-}
-
-// lookupGrownNarrow is lookup for classGrownNarrow, the last stages of most
-// growable filters: one narrow load a bucket, validated as lookup validates.
-func (c *concurrent) lookupGrownNarrow(s *ctable, h uint64) bool {
 	t := &s.t
+	if t.class != classGrownNarrow {
+		return c.lookupAt(s, h)
+	}
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
 	l1, l2 := t.layers(h, fp)
@@ -438,9 +394,8 @@ func (c *concurrent) lookupGrownNarrow(s *ctable, h uint64) bool {
 	return c.lookupAt(s, h) // a write session overlapped: read again
 }
 
-// lookupAt is a lookup of hash h in table s by validated reads, then after
-// maxOptimistic of them a read under the mutex. It locates the buckets
-// itself, so that lookup keeps only h live for it.
+// lookupAt is a lookup of hash h in table s by validated reads, then under
+// the mutex. It locates the buckets itself, so that lookup keeps only h live.
 func (c *concurrent) lookupAt(s *ctable, h uint64) bool {
 	if s.t.genBits != 0 { // fingerprint bits compared, of any generation
 		return c.countHash(h) > 0
@@ -483,8 +438,6 @@ func (c *concurrent) countHash(h uint64) int {
 	return s.count(b1, v1) + s.count(b2, v2)
 }
 
-// The writers: each method takes the mutex for its whole operation.
-
 // insert adds the key of kind k at p (a hash for kindHash).
 func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 	if c.kind == kindInvalid {
@@ -500,8 +453,7 @@ func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 		h = c.h.key(k, p)
 	}
 	c.mu.Lock()
-	// No defer (23 instructions, 5% of an insert, bench/icount): only a broken
-	// table invariant panics below (apply).
+	// No defer (23 instructions an insert): only a broken invariant panics below.
 	err := c.insertLocked(h)
 	if err == nil {
 		c.publishCount()
@@ -510,15 +462,14 @@ func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 	return err
 }
 
-// publishCount stores the count for Len. Only writers store it, under the
+// publishCount stores the count for Len: only writers store it, under the
 // mutex, so a release store is enough.
 func (c *concurrent) publishCount() {
 	storeRelease((*uint64)(unsafe.Pointer(&c.n)), uint64(c.count))
 }
 
 // insertHashes inserts hs in order under one hold of the mutex, the next
-// part's buckets fetched meanwhile, and returns how many went in, stopping
-// at the first error.
+// chunk's buckets fetched meanwhile, and returns how many went in.
 func (c *concurrent) insertHashes(hs []uint64) (int, error) {
 	if c.kind == kindInvalid {
 		return 0, errZeroConcurrent
@@ -549,10 +500,10 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	defer c.mu.Unlock()
 	s := c.cur.Load()
 	if s.t.genBits != 0 {
-		return c.insertUniqueExpiring(s, h)
-	}
-	b1, v1, b2, v2 := s.t.place(h)
-	if s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) > 0 {
+		if c.renewExpiring(s, h) {
+			return false, nil
+		}
+	} else if b1, v1, b2, v2 := s.t.place(h); s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) > 0 {
 		return false, nil
 	}
 	if err := c.insertLocked(h); err != nil {
@@ -562,10 +513,9 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	return true, nil
 }
 
-// insertLocked is Filter's insert (insert.go) on the current table. A free
-// slot of a fixed one-word-bucket table is filled written out (342
-// instructions an insert, 376 through ctable.addTo, f = 13, bench/icount);
-// both buckets full, moveNear tries one step before the search.
+// insertLocked is Filter's insert on the current table. A free slot of a
+// fixed one-word-bucket table is filled written out (342 instructions an
+// insert, 376 through addTo, f = 13).
 func (c *concurrent) insertLocked(h uint64) error {
 	s := c.cur.Load()
 	t := &s.t
@@ -595,7 +545,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 		c.count++
 		return nil
 	}
-	// moveNear looks at 8 buckets, within search's budget for MaxKicks >= 2.
+	// moveNear reads 8 buckets, within search's budget for MaxKicks >= 2.
 	if c.maxKicks < 2 || !s.moveNear(i1, b1, i2, b2, fp) {
 		return c.displace(s, i1, fp, i2, fp)
 	}
@@ -603,10 +553,9 @@ func (c *concurrent) insertLocked(h uint64) error {
 	return nil
 }
 
-// insertSlow is Filter's insertSlow. A growable filter that must double
-// runs core.insertGrowing on the current table: a doubling builds a new
-// table, so the core writes only tables no reader sees, and the one holding
-// the key is published only then; a failed insert publishes nothing.
+// insertSlow is Filter's insertSlow. A doubling runs core.insertGrowing,
+// which writes only new tables no reader sees, and publishes the one
+// holding the key; a failed insert publishes nothing.
 func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 	if s.t.genBits != 0 {
 		return c.insertExpiring(s, h)
@@ -619,8 +568,7 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 			return err
 		}
 	}
-	// insertGrowing's first write is to a doubled table: the stage is full,
-	// or the key has failed with ErrFull at it (the second argument).
+	// Its first write is to a doubled table: the stage is full, or ErrFull.
 	g := newCore(reader{t: s.t, count: c.count}, c.maxKicks)
 	g.rng = c.rng
 	x := placedKey{h: h}
@@ -638,11 +586,10 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 	return nil
 }
 
-// insertAt adds a key that bucket b1 would hold as v1 and bucket b2 as v2.
-// After an error the table is exactly as it was.
+// insertAt adds a key that bucket b1 would hold as v1 and bucket b2 as v2;
+// after an error the table is as it was.
 func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
-	// Both buckets are read before either is tested: their misses overlap.
-	lo1, hi1 := s.t.bucketAt(b1)
+	lo1, hi1 := s.t.bucketAt(b1) // both read first: their misses overlap
 	lo2, hi2 := s.t.bucketAt(b2)
 	if !s.addTo(b1, lo1, hi1, v1) && !s.addTo(b2, lo2, hi2, v2) {
 		return c.displace(s, b1, v1, b2, v2)
@@ -651,14 +598,17 @@ func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 	return nil
 }
 
-// displace is insertAt for full buckets b1 and b2: it frees a slot along a
-// path (concurrent_search.go) and adds the key. ErrTooManyDuplicates, when
-// they hold only v1 and v2, is told after the search fails, since then
-// every value there leads back to the other bucket.
+// displace is insertAt for full buckets b1 and b2, along a path. Buckets of
+// only v1 and v2 (expiring: their fingerprints) are ErrTooManyDuplicates,
+// told once the search has failed, as it must, so no insert pays the test.
 func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
 	path, end := s.search(c.path, c.maxKicks, b1, v1, b2, v2)
 	if end < 0 {
-		if s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) == 2*slotsPerBucket {
+		n := s.t.bucketMatches(b1, v1) + s.t.bucketMatches(b2, v2)
+		if fpm := uint32(s.t.fpMask); s.t.genBits != 0 {
+			n = s.t.countMatches(b1, v1&fpm, b2, v2&fpm)
+		}
+		if n == 2*slotsPerBucket {
 			return ErrTooManyDuplicates
 		}
 		return ErrFull
@@ -681,21 +631,22 @@ func (c *concurrent) delete(h uint64) bool {
 	if s == nil {
 		return false
 	}
+	var ok bool
 	if s.t.genBits != 0 {
-		return c.deleteExpiring(s, h)
+		ok = c.removeExpiring(s, h)
+	} else {
+		b1, v1, b2, v2 := s.t.place(h)
+		ok = s.remove(b1, v1) || s.remove(b2, v2)
 	}
-	b1, v1, b2, v2 := s.t.place(h)
-	if s.remove(b1, v1) || s.remove(b2, v2) {
+	if ok {
 		c.count--
 		c.publishCount()
-		return true
 	}
-	return false
+	return ok
 }
 
-// reset publishes a new empty first-stage table rather than clearing the
-// current one in place: clearing would hold every stripe odd for as long as
-// it takes to write the whole table, and lookups would wait for it.
+// reset publishes a new empty table rather than clear the current one,
+// which would hold every stripe odd, and lookups waiting, meanwhile.
 func (c *concurrent) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -712,6 +663,5 @@ func (c *concurrent) reset() {
 	c.gen.Store(0)
 }
 
-// errZeroConcurrent is returned by what needs a table, called on a zero
-// ConcurrentFilter.
+// errZeroConcurrent is what needs a table returns on a zero ConcurrentFilter.
 var errZeroConcurrent = formatErr(ErrIncompatible, "the ConcurrentFilter was made neither by NewConcurrent, by NewConcurrentFrom of a Filter with a table, nor by decoding: a zero ConcurrentFilter has no table")

@@ -6,11 +6,8 @@ import (
 	"io"
 )
 
-// Decoding into a ConcurrentFilter, its text encoding, Clone and Merge.
-//
-// The decoders replace the whole filter, hash and Config included, so like
-// any value given to an Unmarshal it must not be in use meanwhile. Clone and
-// Merge are safe for concurrent use.
+// Decoding into a ConcurrentFilter, which replaces the whole filter, hash
+// and Config included; its text encoding, Clone and Merge.
 
 // UnmarshalBinary is Filter.UnmarshalBinary, also on a zero
 // ConcurrentFilter (a keyed encoding needs one made with its Key). It must
@@ -21,7 +18,8 @@ func (f *ConcurrentFilter[T]) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return err
 	}
-	f.c.load(decodedReader[T](&h, t, f.c.h.sip()), int(h.maxKicks), h.rng, h.gen)
+	r := decodedReader[T](&h, t, f.c.h.sip())
+	f.c.load(&r, ctableOf(&r.t), int(h.maxKicks), h.rng, h.gen)
 	return nil
 }
 
@@ -40,13 +38,7 @@ func (f *ConcurrentFilter[T]) ReadFrom(r io.Reader) (int64, error) {
 
 // AppendText is Filter.AppendText.
 func (f *ConcurrentFilter[T]) AppendText(b []byte) ([]byte, error) {
-	f.c.mu.Lock()
-	defer f.c.mu.Unlock()
-	if f.c.cur.Load() == nil {
-		return b, errZeroConcurrent
-	}
-	h := f.c.header(kindOf[T]().family())
-	bin, err := f.c.appendBinary(make([]byte, 0, h.encodedSize()), h.kind)
+	bin, err := f.MarshalBinary()
 	if err != nil {
 		return b, err
 	}
@@ -79,13 +71,8 @@ func (f *ConcurrentFilter[T]) Clone() *ConcurrentFilter[T] {
 	if s == nil {
 		return g
 	}
-	g.c.configure(c.h, c.kind, c.capacity, c.maxCapacity, c.maxKicks)
-	g.c.rng, g.c.count = c.rng, c.count
-	g.c.gen.Store(c.gen.Load())
-	g.c.n.Store(int64(c.count))
-	n := newCtable(s.t)
-	copy(n.words, s.words) // writers hold mu: no word changes meanwhile
-	g.c.cur.Store(n)
+	r := c.reader(s.t)
+	g.c.load(&r, ctableOf(&s.t), c.maxKicks, c.rng, uint(c.gen.Load())) // writers hold mu: no word changes meanwhile
 	return g
 }
 
@@ -116,16 +103,4 @@ func (f *ConcurrentFilter[T]) Merge(o *Filter[T]) error {
 	c.publish(s)
 	c.publishCount()
 	return nil
-}
-
-// load makes c the decoded filter r, its PRNG state rng and current
-// generation gen: a fresh state and a table holding a copy of r's buckets,
-// published last.
-func (c *concurrent) load(r reader, maxKicks int, rng uint64, gen uint) {
-	s := ctableOf(&r.t)
-	c.configure(r.h, r.kind, r.capacity, r.maxCapacity, maxKicks)
-	c.rng, c.count = rng, r.count
-	c.gen.Store(uint32(gen))
-	c.n.Store(int64(r.count))
-	c.cur.Store(s)
 }

@@ -3,13 +3,11 @@ package cuckoo
 import "math/bits"
 
 // A ConcurrentFilter's expiring tables (expiry.go): lookups test the
-// fingerprint bits of validated reads, writers store whole slot values
-// with the generation bits, and Advance clears a generation bucket by
-// bucket with the writers' store protocol (concurrent.go).
+// fingerprint bits, writers store slot values with the generation bits, and
+// Advance clears a generation bucket by bucket.
 
-// expiringMatchesOf is the number of slots of the bucket (lo, hi), read as
-// narrow or wide give it, whose fingerprint is fp, whatever their
-// generation.
+// expiringMatchesOf is the number of slots of the bucket (lo, hi), as
+// ctable.read gives it, whose fingerprint is fp, of any generation.
 func (t *table) expiringMatchesOf(lo, hi uint64, fp uint32) int {
 	if t.class == classExpNarrow { // four lanes at once, exactly (zero64)
 		x := (lo ^ uint64(fp)*t.lanes.onesLo) & (t.lanes.onesLo * t.fpMask)
@@ -25,29 +23,18 @@ func (t *table) expiringMatchesOf(lo, hi uint64, fp uint32) int {
 }
 
 // insertExpiring is insertLocked for an expiring table: the fingerprint
-// stored in the current generation, in a free slot or by a displacement
-// (search takes a value's other bucket with other, which reads the
-// fingerprint from below the generation bits).
+// stored in the current generation.
 func (c *concurrent) insertExpiring(s *ctable, h uint64) error {
 	t := &s.t
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
 	v := t.expiringValue(fp, uint(c.gen.Load()))
 	if t.class == classExpiring { // buckets of up to 128 bits
-		lo1, hi1 := t.bucketAt(i1)
-		lo2, hi2 := t.bucketAt(i2)
-		if s.addTo(i1, lo1, hi1, v) || s.addTo(i2, lo2, hi2, v) {
-			c.count++
-			return nil
-		}
-		if t.countMatches(i1, fp, i2, fp) == 2*slotsPerBucket {
-			return ErrTooManyDuplicates // eight copies of any generations
-		}
-		return c.displace(s, i1, v, i2, v)
+		return c.insertAt(s, i1, v, i2, v)
 	}
-	// One-word buckets, both read before either is tested (insertLocked's
-	// fast paths, written out: through addTo, an insert took 28
-	// instructions more, f = 13, bench/icount conc gen).
+	// insertLocked's fast paths, written out: through addTo an insert took 28
+	// instructions more, through a helper shared with insertLocked 17 (and
+	// insertLocked's 26; f = 13, conc gen).
 	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
 	if t.class == classExpNarrow {
 		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)
@@ -69,12 +56,6 @@ func (c *concurrent) insertExpiring(s *ctable, h uint64) error {
 		c.count++
 		return nil
 	}
-	// Eight copies of fp have it in slot 0 (core.insertExpiringFull): the
-	// test spares most inserts countMatches (36 instructions, f = 13).
-	if t.slot0Is(i1, fp) && t.countMatches(i1, fp, i2, fp) == 2*slotsPerBucket {
-		return ErrTooManyDuplicates // eight copies of any generations
-	}
-	// insertLocked's one-step displacement before the search.
 	if c.maxKicks < 2 || !s.moveNearExpiring(i1, b1, i2, b2, v) {
 		return c.displace(s, i1, v, i2, v)
 	}
@@ -82,64 +63,41 @@ func (c *concurrent) insertExpiring(s *ctable, h uint64) error {
 	return nil
 }
 
-// insertUniqueExpiring is insertUnique for an expiring table, under mu: a
-// key already present has its youngest copy moved to the current generation
-// in place (core.insertUniqueExpiring). The move rewrites the slot's
-// generation bits inside a write session; its fingerprint bits stay where
-// they were, so no reader can miss the key.
-func (c *concurrent) insertUniqueExpiring(s *ctable, h uint64) (bool, error) {
+// renewExpiring is InsertUnique's test for an expiring table: if the key is
+// present, its youngest copy moves to the current generation in place, in a
+// write session that leaves its fingerprint bits where they were.
+func (c *concurrent) renewExpiring(s *ctable, h uint64) bool {
 	t := &s.t
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
 	gen := uint(c.gen.Load())
-	if b, slots, k := t.oldest(i1, i2, fp, gen, true); k >= 0 {
-		if v := t.expiringValue(fp, gen); slots[k] != v {
-			s.replace(b, slots, uint(k), v)
-		}
-		return false, nil
+	b, slots, k := t.oldest(i1, i2, fp, gen, true)
+	if v := t.expiringValue(fp, gen); k >= 0 && slots[k] != v {
+		s.replace(b, slots, uint(k), v)
 	}
-	if err := c.insertExpiring(s, h); err != nil {
-		return false, err
-	}
-	c.publishCount()
-	return true, nil
+	return k >= 0
 }
 
-// deleteExpiring is delete for an expiring table, under mu: the oldest copy
-// of the key's fingerprint goes (core.deleteExpiring).
-func (c *concurrent) deleteExpiring(s *ctable, h uint64) bool {
+// removeExpiring is delete for an expiring table: the oldest copy goes.
+func (c *concurrent) removeExpiring(s *ctable, h uint64) bool {
 	t := &s.t
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
 	b, slots, k := t.oldest(i1, i2, fp, uint(c.gen.Load()), false)
-	if k < 0 {
-		return false
+	if k >= 0 {
+		s.replace(b, slots, uint(k), 0)
 	}
-	s.replace(b, slots, uint(k), 0)
-	c.count--
-	c.publishCount()
-	return true
+	return k >= 0
 }
 
-// advance is Advance: under mu, the next generation becomes current and
-// the slots of the generation it reuses are cleared (with G = 1, every
-// slot), bucket by bucket in place.
-//
-// Why a lookup never misses a key that is live for the whole of it: the
-// pass removes only slots of the generation that expires, whose keys are
-// not live once it has begun, and moves no fingerprint from one bucket to
-// another. Each bucket it changes is one write session (the stripe's
-// version odd, the bucket's bits stored, the version even; rewriteNarrow's
-// one 8-byte store, as setNarrow's, stores the bits of the buckets beside
-// it as they were), as a delete's is, so a lookup whose reads of the bucket it overlapped fails validation
-// and reads again. A slot that stays keeps its bits: in a packed bucket
-// they are stored back as they were, and a semi-sorted bucket, whose
-// re-encoding moves them, is read again by any lookup that overlapped its
-// session. So outside a session every live key's fingerprint is where it
-// was, in one of its two buckets, and concurrent.go's argument holds as
-// it does for deletes. Readers never wait for the pass: only lookups whose
-// two buckets' stripes a session overlaps read again, and the pass holds
-// no stripe odd for longer than one bucket's store.
+// advance is Advance: the next generation becomes current and the slots of
+// the one it reuses are cleared in place (with G = 1, every slot). A lookup
+// never misses a key live for the whole of it: the pass removes only slots
+// of the expiring generation, whose keys are no longer live, and moves no
+// fingerprint to another bucket; each bucket it changes is one write
+// session, as a delete's (rewriteNarrow's 8-byte store puts the bits beside
+// it back as they were), outside which a slot that stays has its bits where
+// they were. Lookups read again only if a session overlaps their buckets.
 func (c *concurrent) advance() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -148,34 +106,25 @@ func (c *concurrent) advance() int {
 		return 0
 	}
 	t := &s.t
-	all, id := t.gens == 1, uint32(0)
-	if !all {
-		gen := uint(c.gen.Load()) + 1
-		if gen == t.gens {
-			gen = 0
-		}
-		c.gen.Store(uint32(gen))
-		id = uint32(gen)
-	}
+	id := (c.gen.Load() + 1) % uint32(t.gens) // 0 for G = 1
+	c.gen.Store(id)
 	var n int
-	switch {
-	case t.class == classExpNarrow:
+	switch t.class {
+	case classExpNarrow:
 		n = s.expireNarrow(uint(id))
-	case t.class == classExpSemi:
+	case classExpSemi:
 		n = s.expireSemi(id)
 	default:
-		n = s.expireBuckets(id, all)
+		n = s.expireBuckets(id, t.gens == 1)
 	}
 	c.count -= n
 	c.publishCount()
 	return n
 }
 
-// expireNarrow is advance's pass over a table of classExpNarrow: four
-// lanes at once (table.expire), a write session for each bucket that
-// changes. The loop's constants are hoisted: testing the class and
-// computing its masks in it cost 150 instructions a bucket,
-// f = 13, G = 4, bench/icount conc gen.
+// expireNarrow is advance's pass over classExpNarrow, four lanes at once,
+// its constants hoisted (computed in the loop: 150 instructions a bucket,
+// f = 13, G = 4, conc gen).
 func (s *ctable) expireNarrow(id uint) int {
 	t := &s.t
 	l := t.lanes
@@ -189,17 +138,14 @@ func (s *ctable) expireNarrow(id uint) int {
 		if hit == 0 {
 			continue
 		}
-		s.rewriteNarrow(b, w, w&^(hit>>top*slot)) // a write session
+		s.rewriteNarrow(b, w, w&^(hit>>top*slot))
 		n += bits.OnesCount64(hit)
 	}
 	return n
 }
 
-// expireSemi is advance's pass over a semi-sorted table of at most 64-bit
-// buckets and at most 4 generation bits: each bucket tested and cleared
-// without decoding (semiExpiry), a write session for each bucket that
-// changes. Decoding and encoding each bucket (expireBuckets) took 321
-// instructions a bucket, this 103 (f = 13, G = 4, bench/icount semi conc gen).
+// expireSemi is advance's pass over classExpSemi without decoding (through
+// expireBuckets, 321 instructions a bucket, not 103, f = 13, G = 4).
 func (s *ctable) expireSemi(id uint32) int {
 	t := &s.t
 	var e semiExpiry
@@ -217,16 +163,15 @@ func (s *ctable) expireSemi(id uint32) int {
 			k -= t.semiEmpty(w) // the run holds the empty slots
 		}
 		if k != 0 {
-			s.rewriteNarrow(b, w, e.clear(w, nib, r)) // a write session
+			s.rewriteNarrow(b, w, e.clear(w, nib, r))
 			n += k
 		}
 	}
 	return n
 }
 
-// expireBuckets is advance's pass over any other expiring table: each
-// bucket decoded, and encoded again if it changes (with all, every slot
-// cleared).
+// expireBuckets is advance's pass over any other expiring table (with all,
+// every slot cleared).
 func (s *ctable) expireBuckets(id uint32, all bool) int {
 	t := &s.t
 	n := 0
@@ -243,23 +188,17 @@ func (s *ctable) expireBuckets(id uint32, all bool) int {
 			continue
 		}
 		lo, hi := t.encode(slots)
-		s.setBucket(b, lo, hi, false) // a write session
+		s.setBucket(b, lo, hi, false)
 		n += k
 	}
 	return n
 }
 
 // Advance starts a new generation of an expiring filter and returns how
-// many stored keys expired, as Filter.Advance does. It is a write: it runs
-// as writers do, one at a time, while lookups go on, and a lookup never
-// misses a key that is live for the whole of the lookup. It allocates
-// nothing.
+// many stored keys expired, as Filter.Advance does. It runs as writers do,
+// while lookups go on, which never miss a key live for the whole lookup. It
+// allocates nothing.
 func (f *ConcurrentFilter[T]) Advance() int { return f.c.advance() }
 
 // Generations is Config.Generations: 0 for a filter whose keys never expire.
-func (f *ConcurrentFilter[T]) Generations() int {
-	if s := f.c.cur.Load(); s != nil {
-		return int(s.t.gens)
-	}
-	return 0
-}
+func (f *ConcurrentFilter[T]) Generations() int { return int(f.c.view().t.gens) }

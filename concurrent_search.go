@@ -1,25 +1,19 @@
 package cuckoo
 
-// The concurrent filter's displacements: find a whole path first, changing
-// nothing, then apply it from its free end back to the key's bucket, so that
-// every fingerprint moved is written into its new bucket before the slot it
-// leaves is overwritten (concurrent.go has why that order matters).
-//
-// The search is breadth-first, so a path is shortest: few write sessions
-// that may make a reader retry (at most 5 with the default MaxKicks). A path
-// never visits a bucket twice, so the slot a step recorded still holds its
-// fingerprint when the step is applied; a node whose bucket an ancestor has
-// is dropped (it cannot end a path: every ancestor is full).
+// The concurrent filter's displacements (why, in concurrent.go). The search
+// is breadth-first, so a path is shortest: few write sessions that may make
+// a reader retry (at most 5 with the default MaxKicks). A path never visits
+// a bucket twice, so the slot a step recorded still holds its fingerprint
+// when the step is applied; a node whose bucket an ancestor has is dropped
+// (it cannot end a path: every ancestor is full).
 
-// searchBuckets is how many buckets a search may examine per MaxKicks (a
-// walk's step with look-ahead reads about five): with 4 it fills tables as
-// far as the walk (0.965 of the slots for f = 8, 0.975 for 13 and 20 at
-// 100K items; 0.955 and 0.964 with 1), so Capacity keys always fit.
+// searchBuckets is how many buckets a search may examine per MaxKicks: with
+// 4 it fills tables as far as the walk (0.965 of the slots for f = 8, 0.975
+// for 13 and 20; 0.955 and 0.964 with 1), so Capacity keys always fit.
 const searchBuckets = 4
 
-// pathNode is a bucket the search reached: bucket b, the value v it would
-// take in (as b holds it), and where that value comes from: slot slot of
-// node parent's bucket, or the new key (parent -1).
+// pathNode is a bucket b the search reached, the value v it would take in,
+// and where v comes from: slot slot of node parent's bucket, or the key.
 type pathNode struct {
 	b      uint32 // bucket indexes are below maxBuckets = 2^32
 	v      uint32
@@ -27,17 +21,16 @@ type pathNode struct {
 	slot   uint8
 }
 
-// search looks for a path that frees a slot for a key whose full buckets b1
-// and b2 would hold it as v1 and v2, within searchBuckets * maxKicks
-// buckets, writing nothing. It returns the nodes reached, in q's memory,
-// and the index of the path's last node (with a free slot), or -1.
+// search looks, writing nothing, for a path that frees a slot for a key
+// whose full buckets b1 and b2 would hold it as v1 and v2. It returns the
+// nodes reached, in q's memory, and the index of the path's free end, or -1.
 func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uint64, v2 uint32) ([]pathNode, int) {
 	q = append(q[:0], pathNode{b: uint32(b1), v: v1, parent: -1}, pathNode{b: uint32(b2), v: v2, parent: -1})
 	budget := searchBuckets * maxKicks
 	t := &s.t
 	fixed := t.g|t.genBits == 0 // other takes an expiring slot's fingerprint
 	// Narrow packed buckets are decoded written out: the codec does not
-	// inline (342 instructions an insert, not 374, f = 13, bench/icount conc).
+	// inline (342 instructions an insert, not 374, f = 13).
 	packed := t.class.packedWords()
 	for head := 0; head < len(q); head++ {
 		n := q[head]
@@ -72,11 +65,10 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 	return q, -1
 }
 
-// moveNear is search and apply written out for the commonest displacement:
-// in a fixed table with f <= 16, one of the eight fingerprints of the key's
-// full buckets i1 and i2 (read as w1 and w2) has a free slot in its other
-// bucket. It moves the first, in search's order, as apply moves a one-step
-// path, or writes nothing and reports false.
+// moveNear is search and apply written out for the commonest displacement,
+// in a fixed table with f <= 16: it moves the first of the fingerprints of
+// the key's full buckets i1 and i2 (read as w1 and w2) that has a free slot
+// in its other bucket, as apply would, or writes nothing and reports false.
 func (s *ctable) moveNear(i1, w1, i2, w2 uint64, fp uint32) bool {
 	t := &s.t
 	packed := t.class.packedNarrow() // else classSemi; see search
@@ -90,8 +82,7 @@ func (s *ctable) moveNear(i1, w1, i2, w2 uint64, fp uint32) bool {
 			w := t.narrowWord(o)
 			switch {
 			case packed && t.freeMarks(w) != 0:
-				// addTo and replace written out (8 instructions less an
-				// insert, f = 13, bench/icount conc).
+				// addTo and replace written out (8 instructions less an insert).
 				s.fill(o*uint64(t.bbits)+t.firstSlot(t.freeMarks(w), 0), v)
 				sh := uint64(k) * uint64(t.f) & 63
 				s.setBucket(i, b[1]&^(t.slotMax<<sh)|uint64(fp)<<sh, 0, false)
@@ -107,11 +98,9 @@ func (s *ctable) moveNear(i1, w1, i2, w2 uint64, fp uint32) bool {
 	return false
 }
 
-// moveNearExpiring is moveNear for an expiring table of one-word buckets
-// (classExpNarrow, classExpSemi): a value's other bucket is alt of its
-// fingerprint bits, and v, the key's value, takes the moved one's slot.
-// moveNear itself is left without the mask: it cost the plain insert 1.4
-// instructions (f = 13, 1M keys, bench/icount conc).
+// moveNearExpiring is moveNear for classExpNarrow and classExpSemi, whose
+// fingerprint bits are masked (in moveNear the mask cost 1.4 instructions
+// an insert, f = 13); v is the key's value.
 func (s *ctable) moveNearExpiring(i1, w1, i2, w2 uint64, v uint32) bool {
 	t := &s.t
 	packed, fpm := t.class == classExpNarrow, uint32(t.fpMask)
@@ -140,8 +129,7 @@ func (s *ctable) moveNearExpiring(i1, w1, i2, w2 uint64, v uint32) bool {
 	return false
 }
 
-// onPath reports whether bucket b is node i's bucket or that of one of its
-// ancestors.
+// onPath reports whether bucket b is node i's or one of its ancestors'.
 func onPath(q []pathNode, i int, b uint64) bool {
 	for ; i >= 0; i = int(q[i].parent) {
 		if uint64(q[i].b) == b {
@@ -151,13 +139,11 @@ func onPath(q []pathNode, i int, b uint64) bool {
 	return false
 }
 
-// apply carries out the path ending at node end of q from that end back:
-// the last value into its bucket's free slot, then each node's value over
-// the one just copied out of its bucket, the key's bucket last. Each bucket
-// is one write session.
+// apply carries out the path ending at node end of q from that end back,
+// each value copied into its new bucket before its old slot is overwritten.
 func (s *ctable) apply(q []pathNode, end int) {
 	n := q[end]
-	if !s.add(uint64(n.b), n.v) {
+	if lo, hi := s.t.bucketAt(uint64(n.b)); !s.addTo(uint64(n.b), lo, hi, n.v) {
 		panic("cuckoo: the free end of a displacement path is full")
 	}
 	narrow := s.t.class.packedWords()

@@ -4,12 +4,10 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"io"
-	"slices"
 )
 
-// Snapshots and encodings of a ConcurrentFilter. Each reads the table under
-// the writers' mutex, so it sees the table between two writes; lookups go
-// on meanwhile.
+// Snapshots and encodings of a ConcurrentFilter: each reads the table under
+// the writers' mutex, between two writes, while lookups go on.
 
 // Snapshot returns an independent Filter copy of the filter as it is
 // between two writes: the same keys, Config and seed.
@@ -27,24 +25,11 @@ func (f *ConcurrentFilter[T]) Snapshot() *Filter[T] {
 // same contents would, and returns the extended slice. It allocates nothing
 // when b has room.
 func (f *ConcurrentFilter[T]) AppendBinary(b []byte) ([]byte, error) {
-	f.c.mu.Lock()
-	defer f.c.mu.Unlock()
-	if f.c.cur.Load() == nil {
-		return b, errZeroConcurrent
-	}
 	return f.c.appendBinary(b, kindOf[T]().family())
 }
 
 // MarshalBinary returns the filter's encoding; see AppendBinary.
-func (f *ConcurrentFilter[T]) MarshalBinary() ([]byte, error) {
-	f.c.mu.Lock()
-	defer f.c.mu.Unlock()
-	if f.c.cur.Load() == nil {
-		return nil, errZeroConcurrent
-	}
-	h := f.c.header(kindOf[T]().family())
-	return f.c.appendBinary(make([]byte, 0, h.encodedSize()), h.kind)
-}
+func (f *ConcurrentFilter[T]) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // WriteTo writes the filter's encoding to w and returns the number of bytes
 // written. It copies the encoding under the writers' mutex and writes it
@@ -61,32 +46,33 @@ func (f *ConcurrentFilter[T]) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// header describes the current table for its encoding; the caller holds mu.
-func (c *concurrent) header(family keyKind) header {
-	r := c.reader(c.cur.Load().t)
-	return encodingHeader(&r, family, c.maxKicks, c.rng, uint(c.gen.Load()))
-}
-
-// reader is a reader of table t with the filter's hash, key kind, count and
-// capacities; the caller holds mu.
+// reader is a reader of table t with the filter's fields; the caller holds mu.
 func (c *concurrent) reader(t table) reader {
 	return reader{t: t, h: c.h, kind: c.kind, count: c.count, capacity: c.capacity, maxCapacity: c.maxCapacity}
 }
 
-// appendBinary is AppendBinary; the caller holds mu.
-func (c *concurrent) appendBinary(b []byte, kind keyKind) ([]byte, error) {
-	h := c.header(kind)
+// appendBinary is AppendBinary; a b without room grows to exactly the
+// encoding's size.
+func (c *concurrent) appendBinary(b []byte, family keyKind) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cur.Load() == nil {
+		return b, errZeroConcurrent
+	}
+	r := c.reader(c.cur.Load().t)
+	h := encodingHeader(&r, family, c.maxKicks, c.rng, uint(c.gen.Load()))
 	var hb [headerSize]byte
 	h.put(&hb)
-	b = slices.Grow(b, int(h.encodedSize()))
+	if n := int(h.encodedSize()); cap(b)-len(b) < n {
+		b = append(make([]byte, 0, len(b)+n), b...)
+	}
 	start := len(b)
 	b = append(b, hb[:h.size()]...)
 	b = append(b, c.cur.Load().t.data[:h.tableSize()]...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
 }
 
-// snapshot is a Filter's core holding a copy of the current table; the
-// caller holds mu.
+// snapshot is a Filter's core with a copy of the table; the caller holds mu.
 func (c *concurrent) snapshot() core {
 	s := c.cur.Load()
 	t := s.t

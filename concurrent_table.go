@@ -8,13 +8,9 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// ctable is the concurrent filter's bucket storage (protocol in
-// concurrent.go): a table whose bytes lie in 64-bit words holding the byte
-// stream little-endian on every host (le64), so every access can be an
-// aligned atomic one. Readers load atomically (word, loadNarrow); the writer,
-// the only one, reads plainly and stores with release stores inside a write
-// session, unless one store makes an insert (setBucket, fill). Once
-// published, a ctable changes only in place; growth and Reset publish another.
+// ctable is the concurrent filter's table (protocol in concurrent.go), its
+// bytes in 64-bit words holding the byte stream little-endian on every host
+// (le64), so that every access can be an aligned atomic one.
 type ctable struct {
 	words []uint64        // the table's bytes, then padding (ctableWords)
 	seq   []atomic.Uint64 // a version per stripe of buckets: stripe(b) = b & smask
@@ -30,7 +26,7 @@ const maxStripes = 1024
 
 // ctableWords is the number of words for m buckets of bbits bits: two words
 // of padding keep the three words from a bucket's first, and tablePad's
-// loads, in range.
+// loads, in range, so the readers' loads skip bounds checks.
 func ctableWords(m uint64, bbits uint) uint64 { return (m*uint64(bbits)+63)/64 + 2 }
 
 var _ [2*8 - tablePad]struct{} // the padding covers the table's
@@ -51,10 +47,7 @@ func ctableOver(t table) *ctable {
 	s := &ctable{t: t}
 	s.words = unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(t.data))), n)
 	s.t.data = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s.words))), n*8)
-	stripes := uint64(maxStripes)
-	for stripes/2 >= t.m && stripes > 2 {
-		stripes /= 2
-	}
+	stripes := min(maxStripes, max(2, uint64(1)<<bits.Len64(t.m-1))) // a power of two
 	s.seq = make([]atomic.Uint64, stripes)
 	s.smask = stripes - 1
 	return s
@@ -67,8 +60,7 @@ func ctableOf(t *table) *ctable {
 	return s
 }
 
-// le64 converts between a word's value and its bytes' little-endian value:
-// the identity on little-endian hosts, a byte swap on big-endian ones.
+// le64 converts between a word's value and its bytes' little-endian value.
 func le64(x uint64) uint64 {
 	if cpu.IsBigEndian {
 		return bits.ReverseBytes64(x)
@@ -76,21 +68,14 @@ func le64(x uint64) uint64 {
 	return x
 }
 
-// The readers' loads skip bounds checks: a bucket index is below m, and
-// ctableWords pads for three words from the last bucket's first.
-
-// word atomically loads word i.
-func (s *ctable) word(i uint64) uint64 { return loadWord(unsafe.Pointer(unsafe.SliceData(s.words)), i) }
-
-// loadWord atomically loads word i of the words at w, as the table's
-// bytes read little-endian.
+// loadWord atomically loads word i of the words at w, read little-endian.
 func loadWord(w unsafe.Pointer, i uint64) uint64 {
 	return le64(atomic.LoadUint64((*uint64)(unsafe.Add(w, i*8))))
 }
 
-// loadNarrow is narrow for the bucket at bit p of the words at w. Where
-// unalignedLoads, one 8-byte load that may straddle two words and tear, as
-// two word loads may: the versions catch both.
+// loadNarrow atomically reads the bucket at bit p of the words at w into the
+// low bits of a word. Where unalignedLoads, one 8-byte load that may
+// straddle two words and tear, as two word loads may: the versions catch both.
 func loadNarrow(w unsafe.Pointer, p uint64) uint64 {
 	if unalignedLoads {
 		return atomic.LoadUint64((*uint64)(unsafe.Add(w, p>>3))) >> (p & 4)
@@ -110,24 +95,7 @@ func (s *ctable) version(b uint64) uint64 { return s.stripe(b).Load() }
 // w1 shifts in two steps so no count reaches 64, which Go would check for.
 func join(w0, w1 uint64, sh uint64) uint64 { return w0>>(sh&63) | w1<<1<<((63-sh)&63) }
 
-// narrow reads bucket b of a table with buckets of at most 64 bits into the
-// low bits of a word (the bits above it are the next bucket's, as
-// narrowWord's): two word loads.
-func (s *ctable) narrow(b uint64) uint64 {
-	return loadNarrow(unsafe.Pointer(unsafe.SliceData(s.words)), b*uint64(s.t.bbits))
-}
-
-// wide reads bucket b, any width, as a 128-bit value (bits past the bucket
-// are the next bucket's): three word loads.
-func (s *ctable) wide(b uint64) (lo, hi uint64) {
-	p := b * uint64(s.t.bbits)
-	i, sh := p>>6, p&63
-	w0, w1, w2 := s.word(i), s.word(i+1), s.word(i+2)
-	return join(w0, w1, sh), join(w1, w2, sh)
-}
-
-// holds is non-zero exactly when bucket b holds v: an atomic read of the
-// bucket and the value test, for every layout and width.
+// holds is non-zero exactly when bucket b, read atomically, holds v.
 func (s *ctable) holds(b uint64, v uint32) uint64 {
 	mlo, mhi := s.bucketMatches(b, v)
 	return mlo | mhi
@@ -144,28 +112,28 @@ func (s *ctable) count(b uint64, v uint32) int {
 	return bits.OnesCount64(mlo) + bits.OnesCount64(mhi)
 }
 
-// bucketMatches reads bucket b atomically and returns the codec's match of it for v.
+// bucketMatches is the codec's match for v of bucket b, read atomically.
 func (s *ctable) bucketMatches(b uint64, v uint32) (mlo, mhi uint64) {
 	lo, hi := s.read(b)
 	return s.t.match(lo, hi, v)
 }
 
-// read is bucket b as a codec value, read atomically.
+// read is bucket b as a codec value, read atomically (bits past the
+// bucket are the next bucket's): two word loads for f <= 16, else three.
 func (s *ctable) read(b uint64) (lo, hi uint64) {
+	w, p := unsafe.Pointer(unsafe.SliceData(s.words)), b*uint64(s.t.bbits)
 	if s.t.f <= 16 {
-		return s.narrow(b), 0
+		return loadNarrow(w, p), 0
 	}
-	return s.wide(b)
+	i, sh := p>>6, p&63
+	w0, w1, w2 := loadWord(w, i), loadWord(w, i+1), loadWord(w, i+2)
+	return join(w0, w1, sh), join(w1, w2, sh)
 }
 
-// The writer's side: the table's plain reads, and stores inside write
-// sessions.
-
-// fill sets the empty (all zero) slot at bit p to v, at most 32 bits, with
-// a release store to each of its one or two words, or where unalignedLoads
-// one 8-byte store, its other bytes as they were. A reader may see any part
-// of the new bits (no x86 vendor promises a misaligned store is seen whole):
-// safe, since a fill only turns zero bits into v and removes nothing.
+// fill sets the empty slot at bit p to v with a release store to each of
+// its one or two words, or where unalignedLoads one 8-byte store of its
+// bytes. A reader may see any part of the new bits (no x86 vendor promises
+// a misaligned store is seen whole): safe, as a fill removes nothing.
 func (s *ctable) fill(p uint64, v uint32) {
 	if unalignedLoads {
 		a := (*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), p>>3))
@@ -185,34 +153,28 @@ func (s *ctable) fill(p uint64, v uint32) {
 	}
 }
 
-// pair is words i to i+2, for the writer, without a bounds check
-// (ctableWords pads two words past any bucket or slot).
+// pair is words i to i+2, for the writer, without a bounds check.
 func (s *ctable) pair(i uint64) *[3]uint64 {
 	return (*[3]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), i*8))
 }
 
-// begin and end open and close a write session on bucket b: its stripe's
-// version is odd between them. Every store of table words is inside one.
-func (s *ctable) begin(b uint64) { s.bump(b) }
-func (s *ctable) end(b uint64)   { s.bump(b) }
-
+// bump opens, or closes, a write session on bucket b: its stripe's version
+// is odd within it.
 func (s *ctable) bump(b uint64) {
 	v := s.seq[b&s.smask].Add(1)
 	s.rec.store(s, true, b&s.smask, v)
 }
 
-// store sets word i to w (as le64 gives it) with a release store: a reader
-// that loads it sees it whole, after every earlier store of the writer.
+// store sets word i to w (as le64 gives it) with a release store.
 func (s *ctable) store(i, w uint64) {
 	storeRelease(&s.words[i], w)
 	s.rec.store(s, false, i, w)
 }
 
-// setBucket stores (lo, hi), ignoring bits past the bucket's, as bucket b:
+// setBucket stores (lo, hi), ignoring bits past the bucket's, as bucket b,
 // each changed word with a release store. An insert (the new value holds
-// every old one) that changes one word needs no write session: a reader sees
-// the bucket before or after the store, and either holds every key it must
-// find. Any other change is a session.
+// every old one) that changes one word needs no write session: the bucket
+// before or after the store holds every key a reader must find.
 func (s *ctable) setBucket(b, lo, hi uint64, insert bool) {
 	if s.t.f <= 16 {
 		s.setNarrow(b, lo, insert)
@@ -222,22 +184,20 @@ func (s *ctable) setBucket(b, lo, hi uint64, insert bool) {
 	i, sh := p>>6, p&63
 	mlo, mhi := bucketMask(s.t.bbits)
 	lo, hi = lo&mlo, hi&mhi
-	// Shifted up by sh, value and mask span up to three words (two for
-	// buckets of at most 64 bits); a shift by 64 gives 0.
+	// Shifted up by sh, value and mask span up to three words; a shift by 64 gives 0.
 	v := [3]uint64{lo << sh, hi<<sh | lo>>(64-sh), hi >> (64 - sh)}
 	m := [3]uint64{mlo << sh, mhi<<sh | mlo>>(64-sh), mhi >> (64 - sh)}
 	w := s.pair(i)
 	var x [3]uint64
 	changed := 0
 	for k := range uint64(3) {
-		old := le64(w[k])
-		if x[k] = le64(old&^m[k] | v[k]); x[k] != w[k] {
+		if x[k] = le64(le64(w[k])&^m[k] | v[k]); x[k] != w[k] {
 			changed++
 		}
 	}
 	session := !insert || changed > 1
 	if session {
-		s.begin(b)
+		s.bump(b)
 	}
 	for k := range uint64(3) {
 		if x[k] != w[k] {
@@ -245,15 +205,14 @@ func (s *ctable) setBucket(b, lo, hi uint64, insert bool) {
 		}
 	}
 	if session {
-		s.end(b)
+		s.bump(b)
 	}
 }
 
-// setNarrow is setBucket for a bucket x of at most 64 bits: each word
-// changes by its part of d = old xor x, and where unalignedLoads a session
-// across two words is one 8-byte store, torn reads of which the versions
-// catch. The semi-sorted insert calls it directly, as setBucket's frame is
-// large (549 instructions an insert, not 563, f = 13, bench/icount conc semi).
+// setNarrow is setBucket for a bucket x of at most 64 bits; where
+// unalignedLoads a session across two words is one 8-byte store. The
+// semi-sorted insert calls it directly, as setBucket's frame is large (549
+// instructions an insert, not 563, f = 13, conc semi).
 func (s *ctable) setNarrow(b, x uint64, insert bool) {
 	n := uint64(s.t.bbits)
 	p := b * n
@@ -269,7 +228,7 @@ func (s *ctable) setNarrow(b, x uint64, insert bool) {
 		}
 		return
 	}
-	s.begin(b)
+	s.bump(b)
 	if unalignedLoads && d0 != 0 && d1 != 0 && p&7+n <= 64 {
 		a := (*uint64)(unsafe.Add(unsafe.Pointer(w), sh>>3))
 		storeRelease(a, *a^d<<(p&7))
@@ -282,15 +241,13 @@ func (s *ctable) setNarrow(b, x uint64, insert bool) {
 			s.store(i+1, w[1]^le64(d1))
 		}
 	}
-	s.end(b)
+	s.bump(b)
 }
 
-// rewriteNarrow is setNarrow outside an insert for bucket b read as w
-// (narrowWord): one write session, in which, where unalignedLoads, the 8
-// bytes from the bucket's first byte are stored with the bucket's bits of
-// x, as setNarrow stores a session across two words. Advance's passes
-// call it: through setNarrow, which reads the bucket again from its words,
-// 123 instructions a bucket, f = 13, G = 4, bench/icount conc gen.
+// rewriteNarrow is setNarrow outside an insert for bucket b read as w: one
+// session, one 8-byte store where unalignedLoads. Advance calls it: through
+// setNarrow, which reads the bucket again, 123 instructions a bucket (f = 13,
+// G = 4, conc gen).
 func (s *ctable) rewriteNarrow(b, w, x uint64) {
 	if !unalignedLoads {
 		s.setNarrow(b, x, false)
@@ -300,23 +257,15 @@ func (s *ctable) rewriteNarrow(b, w, x uint64) {
 	p := b * n
 	d := (w ^ x) & (^uint64(0) >> ((64 - n) & 63))
 	a := (*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), p>>3))
-	s.begin(b)
+	s.bump(b)
 	storeRelease(a, *a^d<<(p&7))
 	s.rec.storeBytes(s, p>>3)
-	s.end(b)
+	s.bump(b)
 }
 
-// add puts v into the lowest empty slot of bucket b and reports whether
-// there was one.
-func (s *ctable) add(b uint64, v uint32) bool {
-	lo, hi := s.t.bucketAt(b)
-	return s.addTo(b, lo, hi, v)
-}
-
-// addTo is add for bucket b already read as (lo, hi). A packed insert fills
-// one slot, with no session; for one-word buckets freeMarks inlines (17
-// instructions less a growable insert than packedFree, f = 13, bench/icount
-// conc grow).
+// addTo puts v into an empty slot of bucket b, read as (lo, hi), and
+// reports whether there was one. For one-word buckets freeMarks inlines (17
+// instructions less a growable insert than packedFree, f = 13, conc grow).
 func (s *ctable) addTo(b, lo, hi uint64, v uint32) bool {
 	t := &s.t
 	if t.layout == Packed {
@@ -340,8 +289,7 @@ func (s *ctable) addTo(b, lo, hi uint64, v uint32) bool {
 	return ok
 }
 
-// remove clears the lowest slot of bucket b that holds v and reports whether
-// there was one.
+// remove clears a slot of bucket b that holds v and reports whether one did.
 func (s *ctable) remove(b uint64, v uint32) bool {
 	lo, hi := s.t.bucketAt(b)
 	lo, hi, ok := s.t.removeFrom(lo, hi, v)
@@ -362,9 +310,8 @@ func (s *ctable) replace(b uint64, vs [4]uint32, k uint, v uint32) {
 	s.setBucket(b, lo, hi, vs[k&3] == 0)
 }
 
-// replaceNarrow is replace for a packed bucket of at most 64 bits: the
-// slot's bits replaced in the word, no decoding (16 instructions less an
-// expiring insert's displacements than replaceIn, f = 13, bench/icount conc gen).
+// replaceNarrow is replace for a packed bucket of at most 64 bits, without
+// decoding (16 instructions less an expiring insert than replaceIn, f = 13).
 func (s *ctable) replaceNarrow(b uint64, k uint, v uint32, empty bool) {
 	t := &s.t
 	sh := uint64(k&3) * uint64(t.f) & 63

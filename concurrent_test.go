@@ -189,7 +189,7 @@ func TestCtableOver(t *testing.T) {
 				}
 				n := s.t.bbits
 				for b := range s.t.m {
-					lo, hi := s.wide(b)
+					lo, hi := s.read(b)
 					wlo, whi := bucket128(want, b*uint64(n))
 					mlo, mhi := ^uint64(0), ^uint64(0)
 					if n < 64 {
