@@ -2,7 +2,7 @@ package cuckoo
 
 import "math/bits"
 
-// A ConcurrentFilter's expiring tables (expiry.go): lookups test the
+// A ConcurrentFilter's expiring tables (generations.go): lookups test the
 // fingerprint bits, writers store slot values with the generation bits, and
 // Advance clears a generation bucket by bucket.
 
