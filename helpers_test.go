@@ -387,3 +387,14 @@ func goCommand(t *testing.T, name, main string, args ...string) *exec.Cmd {
 
 // newTable is an empty fixed table of m buckets of f-bit fingerprints.
 func newTable(m uint64, f uint, layout Layout) table { return newStage(m, f, 0, 0, layout) }
+
+// containsGeneric reports whether the table holds the fingerprint of hash h
+// in either of its buckets, by the codec: the reference of the probes.
+func containsGeneric(t *table, h uint64) bool {
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	if t.genBits != 0 {
+		return t.expiringHas(i1, i2, fp)
+	}
+	return containsAt(t, i1, i2, fp)
+}

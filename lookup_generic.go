@@ -2,18 +2,6 @@ package cuckoo
 
 import "runtime"
 
-// containsGeneric reports whether the table holds the fingerprint of hash h
-// in either of its buckets, for both layouts: the reference of every other
-// probe in the tests.
-func containsGeneric(t *table, h uint64) bool {
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	if t.genBits != 0 { // slot by slot, the generation bits masked off
-		return t.expiringHolds(i1, fp)|t.expiringHolds(i2, fp) != 0
-	}
-	return containsAt(t, i1, i2, fp)
-}
-
 // containsAt reports whether bucket i1 or i2 holds fp, by the codec.
 func containsAt(t *table, i1, i2 uint64, fp uint32) bool {
 	return t.holds(i1, fp)|t.holds(i2, fp) != 0
