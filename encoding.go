@@ -11,21 +11,19 @@ import (
 	"unsafe"
 )
 
-// The binary format (FORMAT.md): a 128-byte header, the table's data as it
-// is in memory, padding included, so that a View probes the encoded bytes
-// in place with a Filter's loads, and a CRC-32C of everything before it.
-// 128 bytes keep the table 64-byte aligned; 64 would not hold a growable
-// keyed filter's header.
+// The binary format (FORMAT.md): a 128-byte header (64 would not hold a
+// growable keyed filter's; 128 keeps the table 64-byte aligned), the table
+// as it is in memory, padding included, so that a View probes it in place
+// with a Filter's loads, and a CRC-32C of everything before it.
 
 const (
-	// formatVersion is the one version of the encoding with a header that
-	// the package writes and reads; FORMAT.md, "Versions", has the earlier ones.
+	// formatVersion is the one version with a header that the package
+	// writes and reads; FORMAT.md, "Versions", has the earlier ones.
 	formatVersion = 5
-	headerSize    = 128 // the table starts 64-byte aligned in the encoding
+	headerSize    = 128
 	checksumSize  = 4
 )
 
-// formatMagic opens every encoding with a header.
 var formatMagic = [4]byte{'C', 'K', 'O', 'O'}
 
 // Header field offsets; FORMAT.md has the table. Integers are little-endian.
@@ -59,35 +57,24 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // header is the decoded fixed part of an encoding: its header, or a compact
 // encoding's trailer and length.
 type header struct {
-	compact  bool
-	layout   Layout
-	f        uint    // fingerprint bits; slots have f+g-k bits
-	kind     keyKind // the key family
-	m        uint64  // buckets: m0 << k
-	count    uint64
-	capacity uint64
-	seed     uint64
-	maxKicks uint64
-	rng      uint64
-
-	// A growable filter's stage (growth.go), and MaxCapacity; whether the
-	// filter is keyed, and its key's check value (keyed.go).
-	g, k        uint
+	compact     bool
+	layout      Layout
+	f           uint    // fingerprint bits; slots have f+g-k bits, and genBits(gens) more
+	kind        keyKind // the key family
+	m           uint64  // buckets: m0 << k
+	count       uint64
+	capacity    uint64
+	seed        uint64
+	maxKicks    uint64
+	rng         uint64
+	g, k        uint // a growable filter's doublings in all and done (growth.go)
 	maxCapacity uint64
 	keyed       bool
-	keyCheck    uint64
-
-	// An expiring filter's generations (Config.Generations, 0 for keys that
-	// never expire) and its current generation, 0..gens-1 (expiry.go).
-	gens, gen uint
+	keyCheck    uint64 // keyed.go
+	gens, gen   uint   // Config.Generations (0: keys never expire), and the current one (expiry.go)
 }
 
-// slotBits is the width of a slot of the encoded table: the fingerprint,
-// a growable table's layer bits and an expiring one's generation bits.
-func (h *header) slotBits() uint { return h.f + h.g - h.k + genBits(h.gens) }
-
-// shape is the encoded table without data: a fixed or growable table, or
-// an expiring one.
+// shape is the encoded table without data.
 func (h *header) shape() table {
 	if h.gens != 0 {
 		return expiringShape(h.m, h.f, h.layout, h.gens)
@@ -95,8 +82,7 @@ func (h *header) shape() table {
 	return tableShape(h.m>>h.k, h.f, h.g, h.k, h.layout)
 }
 
-// size is the length of the header: a compact encoding's is its version
-// byte.
+// size is the length of the header, a compact encoding's version byte.
 func (h *header) size() uint64 {
 	if h.compact {
 		return 1
@@ -107,7 +93,7 @@ func (h *header) size() uint64 {
 // tableSize is the size of the table region, padding included: for a
 // compact encoding everything after the version byte.
 func (h *header) tableSize() uint64 {
-	bbits := bucketBits(h.layout, h.slotBits())
+	bbits := bucketBits(h.layout, h.f+h.g-h.k+genBits(h.gens))
 	if h.compact {
 		return h.m*uint64(bbits)/8 + compactTail(shapeOf(h.layout, h.f), h.seed, h.count)
 	}
@@ -288,8 +274,8 @@ const (
 // encoding, whose length only its container knows.
 var errCompactLen = formatErr(ErrIncompatible, "a compact encoding does not record its length: read it whole, then UnmarshalBinary or NewView")
 
-// compactLenErr is EncodedLen's and ReadFrom's error for bytes that start
-// with v, a compact version byte: errCompactLen, or an unsupported version.
+// compactLenErr is that error for bytes that start with v, a compact
+// version byte, or the error of an unsupported version.
 func compactLenErr(v byte) error {
 	if err := checkCompactVersion(v); err != nil {
 		return err
@@ -297,21 +283,18 @@ func compactLenErr(v byte) error {
 	return errCompactLen
 }
 
-// parseAny is parseHeader, or parseCompact for a compact encoding, which
-// must then be all of data.
-func parseAny(data []byte) (header, error) {
-	if len(data) > 0 && isCompact(data[0]) {
-		return parseCompact(data)
-	}
-	return parseHeader(data)
-}
-
 // decode checks the encoding data, which must be exactly one filter of key
 // family kind, keyed with key (nil: unkeyed), and returns its header and a
 // table whose data aliases data. It allocates nothing (but the error): every
 // size is checked against len(data) first.
 func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (header, table, error) {
-	h, err := parseAny(data)
+	var h header
+	var err error
+	if len(data) > 0 && isCompact(data[0]) {
+		h, err = parseCompact(data)
+	} else {
+		h, err = parseHeader(data)
+	}
 	if err != nil {
 		return h, table{}, err
 	}
@@ -354,10 +337,9 @@ func errFamily(enc, kind keyKind) error {
 }
 
 // checkStructure checks what the checksum cannot, that this package could
-// have written the table: zero padding (if padded), canonical buckets and
-// count occupied slots; in an expiring table, every occupied slot a
-// fingerprint (not 0) under the id of one of its generations. The padding
-// starts on a byte boundary, as m is even.
+// have written the table: zero padding (if padded; it starts on a byte, as
+// m is even), canonical buckets, count occupied slots and, in an expiring
+// table, each a fingerprint (not 0) of one of its generations.
 func (t *table) checkStructure(count uint64, padded bool) error {
 	if padded && !allZero(t.data[len(t.data)-tablePad:]) {
 		return formatErr(ErrCorrupt, "table padding is not zero")
@@ -398,17 +380,15 @@ func (k keyKind) familyName() string {
 	return fmt.Sprintf("kind %d", k)
 }
 
-// header describes the filter for its encoding.
 func (f *Filter[T]) header() header {
 	return encodingHeader(&f.c.reader, kindOf[T]().family(), f.c.maxKicks, f.c.rng, f.c.gen)
 }
 
-// encodingHeader describes the filter that r, maxKicks, the displacement
-// PRNG state rng and the current generation gen make up, with keys of the
-// given family, for its encoding.
+// encodingHeader describes, for its encoding, the filter of r with keys of
+// the given family, maxKicks, the PRNG state rng and current generation gen.
 func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64, gen uint) header {
 	t := &r.t
-	h := header{
+	return header{
 		layout:      t.layout,
 		keyed:       r.h.sip() != nil,
 		keyCheck:    r.keyCheck(),
@@ -426,7 +406,6 @@ func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64, gen uin
 		gens:        t.gens,
 		gen:         gen,
 	}
-	return h
 }
 
 // encodable is the error an encoding of the filter returns, if any: the
@@ -460,7 +439,7 @@ func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
 	h.put(&hb)
 	b = slices.Grow(b, int(h.encodedSize()))
 	start := len(b)
-	b = append(b, hb[:h.size()]...)
+	b = append(b, hb[:]...)
 	b = append(b, f.c.t.data...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
 }
@@ -482,11 +461,10 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 	h := f.header()
 	var hb [headerSize]byte
 	h.put(&hb)
-	head := hb[:h.size()]
 	var sum [checksumSize]byte
-	binary.LittleEndian.PutUint32(sum[:], crc32.Update(crc32.Checksum(head, castagnoli), castagnoli, f.c.t.data))
+	binary.LittleEndian.PutUint32(sum[:], crc32.Update(crc32.Checksum(hb[:], castagnoli), castagnoli, f.c.t.data))
 	var n int64
-	for _, p := range [][]byte{head, f.c.t.data, sum[:]} {
+	for _, p := range [][]byte{hb[:], f.c.t.data, sum[:]} {
 		k, err := w.Write(p)
 		n += int64(k)
 		if err == nil && k < len(p) {
@@ -505,31 +483,32 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 // with byte slices and arrays). It copies the table, keeps no reference to
 // data, and continues exactly as the encoded filter would have: same
 // answers, Capacity, MaxKicks, displacement order and, for an expiring
-// filter, generations and current generation. Errors wrap
-// ErrCorrupt, ErrChecksum, ErrUnsupportedVersion or ErrIncompatible, and
-// leave the filter unchanged; every size is checked against len(data)
-// before anything is allocated, and nothing panics. It works on a zero
-// Filter, as UnmarshalText and ReadFrom do.
-func (f *Filter[T]) UnmarshalBinary(data []byte) error {
-	h, t, err := decode(data, kindOf[T](), checkAll, f.c.h.sip())
+// filter, generations and current generation. Errors wrap ErrCorrupt,
+// ErrChecksum, ErrUnsupportedVersion or ErrIncompatible and leave the
+// filter unchanged; every size is checked against len(data) before
+// anything is allocated, and nothing panics. It works on a zero Filter, as
+// UnmarshalText and ReadFrom do.
+func (f *Filter[T]) UnmarshalBinary(data []byte) error { return f.unmarshal(data, false, f.c.h.sip()) }
+
+// unmarshal makes f the filter encoded in data, keyed with key (nil:
+// unkeyed). Its table aliases data if owned, which nothing else then holds,
+// and is padded (not a compact encoding's trailer); else it is a copy.
+func (f *Filter[T]) unmarshal(data []byte, owned bool, key *sipHasher) error {
+	h, t, err := decode(data, kindOf[T](), checkAll, key)
 	if err != nil {
 		return err
 	}
-	t.data = padded(&h, t, false)
-	f.load(&h, t)
-	return nil
-}
-
-// padded is the table data for a Filter decoded as t: t's data if owned
-// and padded with tablePad zero bytes (a compact encoding's trailer is
-// not), else a copy of its buckets in a new table.
-func padded(h *header, t table, owned bool) []byte {
 	if owned && !h.compact {
-		return t.data
+		// Its pages are already touched: the advice lets khugepaged merge them later.
+		adviseHugePages(t.data)
+	} else {
+		d := newTableData(tableBytes(t.m, t.bbits))
+		copy(d, t.data[:t.m*uint64(t.bbits)/8])
+		t.data = d
 	}
-	d := newTableData(tableBytes(t.m, t.bbits))
-	copy(d, t.data[:t.m*uint64(t.bbits)/8])
-	return d
+	f.c = newCore(decodedReader[T](&h, t, key), int(h.maxKicks))
+	f.c.rng, f.c.gen = h.rng, h.gen
+	return nil
 }
 
 // readChunk is the first buffer ReadFrom reads the table into; it doubles as
@@ -546,26 +525,18 @@ const readChunk = 32<<10 - headerSize
 // filter is unchanged.
 func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	buf, err := readEncoding(r)
-	if err != nil {
-		return int64(len(buf)), err
+	if err == nil {
+		err = f.unmarshal(buf, true, f.c.h.sip())
 	}
-	h, t, err := decode(buf, kindOf[T](), checkAll, f.c.h.sip())
-	if err != nil {
-		return int64(len(buf)), err
-	}
-	// The table keeps aliasing buf, which nothing else holds. Its pages are
-	// already touched: the advice lets khugepaged merge them later.
-	adviseHugePages(t.data)
-	f.load(&h, t)
-	return int64(len(buf)), nil
+	return int64(len(buf)), err
 }
 
 // readEncoding reads one encoding with a header from r, never past its end,
-// and returns its bytes, or the bytes read and an error. The header is
-// checked before the rest is read.
+// and returns its bytes, or the bytes read and an error. The magic and
+// version are checked before the rest of the header is read, the header
+// before the rest.
 func readEncoding(r io.Reader) ([]byte, error) {
 	var head [headerSize]byte
-	// The magic and version first, to refuse other bytes before reading more.
 	n, err := io.ReadFull(r, head[:offVersion+2])
 	if err == nil {
 		if isCompact(head[0]) {
@@ -621,18 +592,6 @@ func readErr(err error, started bool) error {
 		return fmt.Errorf("%w: truncated: %w", ErrCorrupt, err)
 	}
 	return fmt.Errorf("cuckoo: reading a filter: %w", err)
-}
-
-// load makes f the filter that h and t describe, keyed with f's key.
-func (f *Filter[T]) load(h *header, t table) { f.c = decodedCore[T](h, t, f.c.h.sip()) }
-
-// decodedCore is the state of the decoded filter that h and t describe,
-// keyed with key (nil: unkeyed): its reader, MaxKicks, PRNG state and
-// current generation.
-func decodedCore[T Hashable](h *header, t table, key *sipHasher) core {
-	c := newCore(decodedReader[T](h, t, key), int(h.maxKicks))
-	c.rng, c.gen = h.rng, h.gen
-	return c
 }
 
 // decodedReader is the reader of a decoded filter of keys of type T, keyed

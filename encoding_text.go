@@ -43,13 +43,5 @@ func (f *Filter[T]) UnmarshalText(text []byte) error {
 	if err != nil {
 		return formatErr(ErrCorrupt, "text is not base64: %v", err)
 	}
-	h, t, err := decode(data[:n], kindOf[T](), checkAll, f.c.h.sip())
-	if err != nil {
-		return err
-	}
-	// The table keeps aliasing data, which nothing else holds.
-	t.data = padded(&h, t, true)
-	adviseHugePages(t.data)
-	f.load(&h, t)
-	return nil
+	return f.unmarshal(data[:n], true, f.c.h.sip())
 }

@@ -39,12 +39,9 @@ func DecodeKeyed[T Hashable](data []byte, key [16]byte) (*Filter[T], error) {
 		return nil, formatErr(ErrIncompatible, "DecodeKeyed with an all-zero key; use UnmarshalBinary for unkeyed filters")
 	}
 	s := newSipHasher(key)
-	h, t, err := decode(data, kindOf[T](), checkAll, &s)
-	if err != nil {
+	f := new(Filter[T])
+	if err := f.unmarshal(data, false, &s); err != nil {
 		return nil, err
 	}
-	f := new(Filter[T])
-	t.data = padded(&h, t, false)
-	f.c = decodedCore[T](&h, t, &s)
 	return f, nil
 }
