@@ -1,6 +1,7 @@
 package cuckoo
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
@@ -39,8 +40,7 @@ type Config struct {
 
 	// MaxKicks bounds the displacements one insert may make before it gives
 	// up with ErrFull (and undoes them). 0 means DefaultMaxKicks; at most
-	// MaxMaxKicks. Values below the default bound inserts more tightly but
-	// void the Capacity promise: fills to capacity may then fail.
+	// MaxMaxKicks. Values below the default void the Capacity promise.
 	MaxKicks int
 
 	// Key, when not all zero, makes keys hash with SipHash-2-4 under this
@@ -101,7 +101,7 @@ func (c Config) SizeBytes() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return int(tableBytes(p.m, bucketBits(p.layout, p.f+p.g+genBits(p.gens)))), nil // a growable table's first stage has f+g-bit slots
+	return int(tableBytes(p.m, bucketBits(p.layout, p.f+p.g+genBits(p.gens)))), nil
 }
 
 // params is a validated Config.
@@ -122,8 +122,8 @@ func invalidField(field, format string, args ...any) error {
 	return fmt.Errorf("%w: %s %s", ErrInvalidConfig, field, fmt.Sprintf(format, args...))
 }
 
-// resolve checks every field of c and computes the table's shape. It never
-// allocates anything proportional to the requested size.
+// resolve checks every field of c and computes the table's shape, allocating
+// nothing proportional to its size.
 func (c Config) resolve() (params, error) {
 	p, err := c.check(false)
 	if err != nil {
@@ -151,19 +151,16 @@ func (c Config) resolve() (params, error) {
 // the width for a table at its target load, or for a full one.
 func (c Config) check(full bool) (params, error) {
 	p := params{key: c.Key, capacity: c.Capacity, layout: c.Layout, seed: c.Seed, maxKicks: c.MaxKicks}
-	if c.Capacity <= 0 {
-		return p, invalidField("Capacity", "%d must be > 0", c.Capacity)
-	}
-	if !c.Layout.valid() {
-		return p, invalidField("Layout", "%v is unknown", c.Layout)
-	}
-	if c.MaxKicks < 0 || c.MaxKicks > MaxMaxKicks {
-		return p, invalidField("MaxKicks", "%d must be in 0..%d", c.MaxKicks, MaxMaxKicks)
-	}
 	if p.maxKicks == 0 {
 		p.maxKicks = DefaultMaxKicks
 	}
 	switch {
+	case c.Capacity <= 0:
+		return p, invalidField("Capacity", "%d must be > 0", c.Capacity)
+	case !c.Layout.valid():
+		return p, invalidField("Layout", "%v is unknown", c.Layout)
+	case c.MaxKicks < 0 || c.MaxKicks > MaxMaxKicks:
+		return p, invalidField("MaxKicks", "%d must be in 0..%d", c.MaxKicks, MaxMaxKicks)
 	case c.FingerprintBits != 0 && c.FalsePositiveRate != 0:
 		return p, invalidField("FingerprintBits", "%d and FalsePositiveRate %v are both set; set one", c.FingerprintBits, c.FalsePositiveRate)
 	case c.FingerprintBits != 0:
@@ -172,10 +169,7 @@ func (c Config) check(full bool) (params, error) {
 		}
 		p.f = uint(c.FingerprintBits)
 	default:
-		rate := c.FalsePositiveRate
-		if rate == 0 {
-			rate = DefaultFalsePositiveRate
-		}
+		rate := cmp.Or(c.FalsePositiveRate, DefaultFalsePositiveRate)
 		if !(rate > 0 && rate < 1) { // also rejects NaN
 			return p, invalidField("FalsePositiveRate", "%v must be in (0, 1)", rate)
 		}
@@ -188,15 +182,13 @@ func (c Config) check(full bool) (params, error) {
 	return p, p.checkGenerations(c.Generations)
 }
 
-// minBaseBuckets is the fewest buckets a growable table starts with: its
-// final bucket count is a multiple of that first one, so a small first
-// table would round the final one up by much.
+// minBaseBuckets is the fewest buckets a growable table starts with: the
+// final count is a multiple of the first, which must not round it up much.
 const minBaseBuckets = 16
 
 // growable sets p up for a growable filter of maxCap items: it doubles
-// log2(maxCap/Capacity) times, rounded down, or fewer to keep
-// minBaseBuckets, from the buckets Capacity needs or the final table's
-// share if more, so that the last table is close to the one maxCap needs.
+// floor(log2(maxCap/Capacity)) times, or fewer to keep minBaseBuckets, from
+// the buckets Capacity needs or the final table's share if more.
 func (p *params) growable(maxCap int) error {
 	if maxCap < p.capacity {
 		return invalidField("MaxCapacity", "%d is below Capacity %d (0 means a fixed filter)", maxCap, p.capacity)
@@ -229,8 +221,7 @@ func (p *params) growable(maxCap int) error {
 }
 
 // checkCounts rejects a table whose size in bytes or slots exceeds maxInt
-// (math.MaxInt; tests pass math.MaxInt32), so that every count a filter
-// reports is an exact non-negative int.
+// (tests pass math.MaxInt32), so that every count a filter reports is an int.
 func checkCounts(capacity int, m uint64, bbits uint, maxInt uint64) error {
 	if n := tableBytes(m, bbits); n > maxInt {
 		return invalidField("Capacity", "%d needs a %d-byte filter, more than this platform can address", capacity, n)
@@ -244,10 +235,9 @@ func checkCounts(capacity int, m uint64, bbits uint, maxInt uint64) error {
 // spareBuckets are added to every table: small tables fill unevenly.
 const spareBuckets = 2
 
-// minFreeSlots is how many slots a table keeps free at capacity, at least:
-// with the target load's 16-32 alone 1,123 of 57.6 million fills of small
-// tables failed, with it none of 62 million (TestCapacityPromise,
-// bench/RESULTS.md). Below 24 items 2*Capacity free slots suffice.
+// minFreeSlots is how many slots a table keeps free at capacity, at least
+// (2*Capacity below 24 items): with the target load's 16-32 alone 1,123 of
+// 57.6 million fills of small tables failed, with it none of 62 million.
 const minFreeSlots = 48
 
 // overCapacity is the error for a Capacity above maxCapacity(f).
@@ -261,9 +251,8 @@ func maxCapacity(f uint) uint64 {
 	return uint64(slots * targetLoad(f))
 }
 
-// bucketsFor is the bucket count for a capacity: enough for the target
-// load, even (see table.alt), plus the spare buckets, and for small tables
-// enough to keep min(2*capacity, minFreeSlots) slots free.
+// bucketsFor is the bucket count for a capacity (bucketsBase), skipping the
+// counts that split the table.
 func bucketsFor(capacity int, f uint) (uint64, bool) {
 	if uint64(capacity) > maxCapacity(f) {
 		return 0, false
@@ -275,8 +264,8 @@ func bucketsFor(capacity int, f uint) (uint64, bool) {
 	return m, m <= maxBuckets
 }
 
-// bucketsBase is bucketsFor before it skips the counts that split the
-// table: the target load's, or the small tables' if more, made even.
+// bucketsBase is enough buckets for the target load, even (see table.alt),
+// plus the spare ones, or if more enough to keep min(2n, minFreeSlots) free.
 func bucketsBase(n uint64, f uint) uint64 {
 	m := uint64(math.Ceil(float64(n) / (slotsPerBucket * targetLoad(f))))
 	m += m&1 + spareBuckets
@@ -287,10 +276,10 @@ func bucketsBase(n uint64, f uint) uint64 {
 }
 
 // capacityFor is the Capacity a table of m (even) buckets of f-bit
-// fingerprints promises: the largest capacity for which bucketsFor gives at
-// most m buckets, at least 1, so that Build's and compact tables promise
-// what New does. A table that splits promises a tenth less (2.3% of fills
-// failed at the full figure, none of 66,790 so: TestSplitCapacity).
+// fingerprints promises: the largest capacity, at least 1, for which
+// bucketsFor gives at most m buckets, so that Build's and compact tables
+// promise what New does. A table that splits promises a tenth less (2.3%
+// of fills failed at the full figure, none of 66,790 so).
 func capacityFor(m uint64, f uint) int {
 	// bucketsFor(c) <= m exactly when bucketsBase(c) <= top, the last
 	// count up to m that does not split.
@@ -362,13 +351,9 @@ func splitsTable(m uint64, f uint) bool {
 const primesAnd4 uint64 = 1<<3 | 1<<4 | 1<<5 | 1<<7 | 1<<11 | 1<<13 | 1<<17 | 1<<19 | 1<<23 |
 	1<<29 | 1<<31 | 1<<37 | 1<<41 | 1<<43 | 1<<47 | 1<<53 | 1<<59 | 1<<61
 
-// falsePositiveRate is the expected rate at which a key not in a filter with
-// f-bit fingerprints at the given load is found.
-//
-// A key matches only items of its fingerprint and bucket pair; each of the
-// 4*load*m items is one with probability 2/(m*(2^f-1)), so the count is
-// nearly Poisson and the rate 1 - exp(-8*load/(2^f-1)), at most the usual
-// estimate 1 - (1 - 1/(2^f-1))^(8*load).
+// falsePositiveRate is the expected rate at which a key not in a filter of
+// f-bit fingerprints at the given load is found: each of the 4*load*m items
+// matches with probability 2/(m*(2^f-1)), so the count is nearly Poisson.
 func falsePositiveRate(f uint, load float64) float64 {
 	return -math.Expm1(-2 * slotsPerBucket * load / float64(uint64(1)<<f-1))
 }
@@ -388,8 +373,8 @@ func bitsForRate(rate float64, full bool) (uint, bool) {
 	return 0, false
 }
 
-// genBits is the number of generation bits a slot of a filter of gens
-// generations carries: ceil(log2 gens), 0 for 0 or 1.
+// genBits is the generation bits of a slot of gens generations: ceil(log2
+// gens), 0 for 0 or 1.
 func genBits(gens uint) uint {
 	if gens <= 1 {
 		return 0
@@ -397,8 +382,8 @@ func genBits(gens uint) uint {
 	return uint(bits.Len(gens - 1))
 }
 
-// checkGenerations checks Config.Generations g against p's fingerprint
-// width and records it.
+// checkGenerations checks Config.Generations g against p's width and
+// records it.
 func (p *params) checkGenerations(g int) error {
 	if g < 0 || g > MaxGenerations {
 		return invalidField("Generations", "%d must be in 0..%d", g, MaxGenerations)

@@ -6,35 +6,31 @@ import (
 	"math/bits"
 )
 
-// The compact encoding (FORMAT.md) is for filters stored many to a file by
-// a container that knows each one's length and checks its bytes itself,
-// such as a storage engine's filter blocks: a version byte, the buckets and
-// a trailer, which is also the padding the probes' loads past the last
-// bucket read. No checksum, but the low byte of the length and a mark in
-// the flags refuse most other bytes. Only fixed, unkeyed filters have one:
-// a growable one needs its stage, a keyed one its key's check value.
+// The compact encoding (FORMAT.md), for containers that record each
+// filter's length and check its bytes: a version byte, the buckets and a
+// trailer, which is also the padding the probes' loads past the last bucket
+// read. Instead of a checksum, the low byte of the length and a mark in the
+// flags refuse most other bytes. A growable filter would need its stage, a
+// keyed one its key's check value: only fixed, unkeyed filters have one.
 
 const (
 	// compactVersion is the one compact version the package writes and
-	// reads, formatVersion. A first byte from 1 to maxCompactVersion is a
-	// compact encoding's version; 'C' starts the magic of one with a header.
+	// reads. A first byte from 1 to maxCompactVersion is a compact
+	// encoding's version; 'C' starts the magic of one with a header.
 	compactVersion    = formatVersion
 	maxCompactVersion = 0x1f
 	compactSeedLen    = 8 // the seed, in the trailer, unless it is DefaultSeed
 
-	// The trailer ends with three bytes: the low byte of the encoding's
-	// length, flags and shape. Flags hold the item count's length in bytes
-	// (countBytes), compactFlagSeed, and compactMark in the high four
-	// bits, which no zero byte matches; the shape byte holds f - 4, the
-	// layout (bit 5) and the key family (bits 6-7). Before them come the
-	// count, in that many bytes, then the seed if flagged.
+	// The trailer ends with three bytes (FORMAT.md): the length's low byte,
+	// flags (the count's length in bytes, compactFlagSeed, and compactMark,
+	// which no zero byte matches) and shape (f - 4, layout, key family).
 	compactFields   = 3
 	compactFlagSeed = 8
 	compactMark     = 0xa0
 )
 
 // isCompact reports whether an encoding whose first byte is b is compact,
-// of this package's version or another.
+// of any version.
 func isCompact(b byte) bool { return b >= 1 && b <= maxCompactVersion }
 
 // checkCompactVersion checks the version byte v of a compact encoding.
@@ -59,7 +55,7 @@ func countBytes(count uint64, seeded bool, reach uint64) uint64 {
 }
 
 // compactTail is the length of what follows the buckets in a compact
-// encoding of the given shape: the trailer, and a seed not DefaultSeed.
+// encoding of the given shape.
 func compactTail(s *shape, seed, count uint64) uint64 {
 	seedLen := uint64(0)
 	if seed != DefaultSeed {
@@ -101,8 +97,7 @@ func (f *Filter[T]) AppendCompact(b []byte) ([]byte, error) {
 }
 
 // appendCompactTrailer appends what follows the buckets in the compact
-// encoding of r's filter of keys of the given family, which starts at
-// b[start].
+// encoding, starting at b[start], of r's filter of keys of the family.
 func appendCompactTrailer(b []byte, start int, r *reader, family keyKind) []byte {
 	t := &r.t
 	count, seeded := uint64(r.count), r.h.seed != DefaultSeed
@@ -138,51 +133,40 @@ func parseCompact(data []byte) (header, error) {
 // straight from the bytes (containsOther) does not need: capacityFor costs
 // more than such a lookup for fingerprints of 8 to 10 bits (splitsTable).
 func compactHeader(data []byte) (header, error) {
-	h := header{compact: true}
 	if err := checkCompactVersion(data[0]); err != nil {
 		return header{}, err
 	}
-	if err := readCompact(data, &h); err != nil {
-		return header{}, err
-	}
-	h.rng, h.maxKicks = h.seed, DefaultMaxKicks
-	return h, nil
-}
-
-// readCompact reads the compact encoding that is all of data into h's
-// layout, width, key family, bucket count, item count and seed, and says
-// what is wrong if anything is.
-func readCompact(data []byte, h *header) error {
 	n := uint64(len(data))
 	if n < 1+compactFields {
-		return formatErr(ErrCorrupt, "truncated: %d bytes, a compact encoding has at least %d", n, 1+compactFields)
+		return header{}, formatErr(ErrCorrupt, "truncated: %d bytes, a compact encoding has at least %d", n, 1+compactFields)
 	}
 	shape, flags, check := data[n-1], data[n-2], data[n-3]
-	h.layout, h.f, h.kind = Layout(shape>>5&1), uint(shape&31)+minFingerprintBits, keyKind(shape>>6)
+	h := header{compact: true, layout: Layout(shape >> 5 & 1), f: uint(shape&31) + minFingerprintBits,
+		kind: keyKind(shape >> 6), seed: DefaultSeed, maxKicks: DefaultMaxKicks}
 	c, seeded := uint64(flags&^compactFlagSeed^compactMark), flags&compactFlagSeed != 0
 	// The length first: bytes cut or extended by their container shift the
 	// trailer, whose other fields then say nothing useful.
 	switch {
 	case check != byte(n):
-		return formatErr(ErrCorrupt, "%d bytes, but the trailer gives %d for the length's low byte: cut short, extended, or not a filter", n, check)
+		return header{}, formatErr(ErrCorrupt, "%d bytes, but the trailer gives %d for the length's low byte: cut short, extended, or not a filter", n, check)
 	case h.kind == kindInvalid:
-		return formatErr(ErrCorrupt, "unknown key kind %d", h.kind)
+		return header{}, formatErr(ErrCorrupt, "unknown key kind %d", h.kind)
 	case h.f > maxFingerprintBits:
-		return formatErr(ErrCorrupt, "fingerprint bits %d not in %d..%d", h.f, minFingerprintBits, maxFingerprintBits)
+		return header{}, formatErr(ErrCorrupt, "fingerprint bits %d not in %d..%d", h.f, minFingerprintBits, maxFingerprintBits)
 	case c > 7:
-		return formatErr(ErrCorrupt, "unknown compact flags %#x", flags)
+		return header{}, formatErr(ErrCorrupt, "unknown compact flags %#x", flags)
 	}
-	h.seed = DefaultSeed
 	tail := compactFields + c
 	if seeded {
 		tail += compactSeedLen
 	}
 	if n < 1+tail {
-		return formatErr(ErrCorrupt, "truncated: %d bytes, too short for the %d-byte trailer its flags announce", n, tail)
+		return header{}, formatErr(ErrCorrupt, "truncated: %d bytes, too short for the %d-byte trailer its flags announce", n, tail)
 	}
 	if seeded {
 		h.seed = binary.LittleEndian.Uint64(data[n-tail:])
 	}
+	h.rng = h.seed
 	for i := range c {
 		h.count |= uint64(data[n-compactFields-c+i]) << (8 * i)
 	}
@@ -191,16 +175,16 @@ func readCompact(data []byte, h *header) error {
 	h.m = buckets / uint64(bbits)
 	switch {
 	case c != countBytes(h.count, seeded, probeReachOf(h.f, bbits)):
-		return formatErr(ErrCorrupt, "item count %d written in %d bytes", h.count, c)
+		return header{}, formatErr(ErrCorrupt, "item count %d written in %d bytes", h.count, c)
 	case h.count > math.MaxUint32:
-		return formatErr(ErrCorrupt, "item count %d: a compact encoding holds fewer than 2^32", h.count)
+		return header{}, formatErr(ErrCorrupt, "item count %d: a compact encoding holds fewer than 2^32", h.count)
 	case h.seed == 0:
-		return formatErr(ErrCorrupt, "seed 0 (a filter's seed is never 0)")
+		return header{}, formatErr(ErrCorrupt, "seed 0 (a filter's seed is never 0)")
 	case seeded && h.seed == DefaultSeed:
-		return formatErr(ErrCorrupt, "DefaultSeed written out (it is written only as a clear flag)")
+		return header{}, formatErr(ErrCorrupt, "DefaultSeed written out (it is written only as a clear flag)")
 	case h.m*uint64(bbits) != buckets || h.m < 2 || h.m%2 != 0 || h.m > maxBuckets || h.count > h.m*slotsPerBucket:
-		return formatErr(ErrCorrupt, "%d bytes of buckets are not an even number of %d-bit buckets in 2..%d holding at most the %d items of the trailer",
+		return header{}, formatErr(ErrCorrupt, "%d bytes of buckets are not an even number of %d-bit buckets in 2..%d holding at most the %d items of the trailer",
 			buckets/8, bbits, uint64(maxBuckets), h.count)
 	}
-	return nil
+	return h, nil
 }

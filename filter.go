@@ -8,27 +8,18 @@ import (
 // Filter is a cuckoo filter of keys of type T: a set that answers "maybe
 // present" or "certainly absent" with two memory accesses and about f/0.95
 // bits per key. Make it with New, Build, BuildHashes or DecodeKeyed, or
-// decode into a zero Filter. Its methods:
+// decode into a zero Filter.
 //
-//   - queries: Contains, Count, ContainsBatch and their ...Hash forms, Hash;
-//   - changes: Insert, InsertBatch, Delete and their ...Hash forms,
-//     InsertUnique, Merge, Reset, and Advance for keys that expire;
-//   - persistence: AppendBinary, MarshalBinary, WriteTo, UnmarshalBinary,
-//     ReadFrom, AppendCompact, the text forms for encoding/json;
-//   - introspection: Len, Capacity, MaxCapacity, Slots, LoadFactor,
-//     FingerprintBits, Layout, Seed, SizeBytes, EncodedSize,
-//     EstimatedFalsePositiveRate, Generations, Config, Info, String
-//     (Format and GoString for fmt); and Clone.
-//
-// Queries, introspection and the encoders may run from many goroutines at
-// once; changes and decoders need exclusive access (a ConcurrentFilter
-// needs none).
+// The methods that do not change it (queries, introspection, Clone and the
+// encoders) may run from many goroutines at once; the changes (inserts,
+// Delete, Merge, Reset, Advance) and decoders need exclusive access (a
+// ConcurrentFilter needs none).
 //
 // The zero Filter answers as an empty filter that cannot take keys: its
 // queries find nothing, Delete, Reset and Advance do nothing, its counts,
-// rates, Seed and Generations are 0, Hash hashes as DefaultSeed does, and its inserts, Merge
-// and encoders return errors wrapping ErrIncompatible; UnmarshalBinary,
-// UnmarshalText and ReadFrom turn it into a decoded filter.
+// rates, Seed and Generations are 0, Hash hashes as DefaultSeed does, and
+// its inserts, Merge and encoders return errors wrapping ErrIncompatible;
+// UnmarshalBinary, UnmarshalText and ReadFrom turn it into a decoded filter.
 //
 // A Filter value must not be copied (g := *f shares f's table but not its
 // count); go vet reports such copies. Clone makes an independent copy.
@@ -37,15 +28,12 @@ type Filter[T Hashable] struct {
 	c core
 }
 
-// noCopy makes go vet's copylocks check report a copied Filter: vet treats
-// a struct whose pointer has Lock and Unlock methods as a lock. It takes no
-// space, as the first field.
+// noCopy makes go vet's copylocks check report a copied Filter, taking no
+// space as the first field: vet treats a type with Lock and Unlock as a lock.
 type noCopy struct{}
 
-// Lock is a no-op that copylocks looks for.
 func (*noCopy) Lock() {}
 
-// Unlock is a no-op that copylocks looks for.
 func (*noCopy) Unlock() {}
 
 // New returns an empty filter, or an error wrapping ErrInvalidConfig that
@@ -137,14 +125,21 @@ func (f *Filter[T]) Clone() *Filter[T] {
 	g := &Filter[T]{c: newCore(f.c.reader, f.c.maxKicks)}
 	g.c.t.data = newTableData(uint64(len(f.c.t.data)))
 	copy(g.c.t.data, f.c.t.data)
-	g.c.rng = f.c.rng
-	g.c.gen = f.c.gen
+	g.c.rng, g.c.gen = f.c.rng, f.c.gen
 	return g
 }
 
 // Reset empties the filter and restarts its displacement PRNG, as New made
 // it; a grown filter returns to its first table, which Reset allocates.
-func (f *Filter[T]) Reset() { f.c.reset() }
+func (f *Filter[T]) Reset() {
+	c := &f.c
+	if c.t.k > 0 {
+		c.t = newStage(c.t.m0, c.t.fbits, c.t.g, 0, c.t.layout)
+	} else {
+		clear(c.t.data)
+	}
+	c.count, c.rng, c.gen = 0, c.h.seed, 0
+}
 
 // Len is the number of items stored.
 func (f *Filter[T]) Len() int { return f.c.count }
@@ -156,9 +151,9 @@ func (f *Filter[T]) Seed() uint64 { return f.c.h.seed }
 
 // Capacity is how many distinct keys the filter's table accepts from
 // empty, with MaxKicks at its default or above: Config.Capacity for a
-// filter made by New (see Config.MaxCapacity for when that is
-// MaxCapacity), and what New promises for a table of its size for one made
-// by Build or decoded from a compact encoding, whose Len may exceed it.
+// filter made by New (see Config.MaxCapacity for when that is MaxCapacity),
+// and what New promises for a table of its size for one made by Build or
+// decoded from a compact encoding, whose Len may exceed it.
 func (f *Filter[T]) Capacity() int { return f.c.capacity }
 
 // MaxCapacity is how many distinct keys the filter accepts from empty,
@@ -185,8 +180,8 @@ func (f *Filter[T]) EstimatedFalsePositiveRate() float64 { return f.c.estimatedF
 
 func (c *reader) hash(p unsafe.Pointer) uint64 { return c.h.key(c.kind, p) }
 
-// hashKeyOf is Hash of key by r, or for a zero Filter or View, which has no
-// hasher, by a filter of the default seed.
+// hashKeyOf is Hash of key by r, or by DefaultSeed for a zero Filter or
+// View, which has no hasher.
 func hashKeyOf[T Hashable](r *reader, key T) uint64 {
 	if r.kind == kindInvalid {
 		h := newHasher(DefaultSeed)
@@ -205,7 +200,7 @@ func (c *reader) countHash(h uint64) int {
 func (c *reader) slots() int { return int(c.t.m) * slotsPerBucket }
 
 func (c *reader) loadFactor() float64 {
-	if c.t.m == 0 { // a zero filter
+	if c.t.m == 0 {
 		return 0
 	}
 	return float64(c.count) / float64(c.slots())
@@ -235,17 +230,6 @@ func (c *core) delete(h uint64) bool {
 	return false
 }
 
-func (c *core) reset() {
-	if c.t.k > 0 { // a grown table: back to the first stage, as New made it
-		c.t = newStage(c.t.m0, c.t.fbits, c.t.g, 0, c.t.layout)
-	} else {
-		clear(c.t.data)
-	}
-	c.count = 0
-	c.rng = c.h.seed
-	c.gen = 0
-}
-
 // Advance starts a new generation of an expiring filter (Config.Generations
 // G) and returns how many stored keys expired: those inserted (or, by
 // InsertUnique, refreshed) G calls of Advance ago, which Len no longer
@@ -253,9 +237,8 @@ func (c *core) reset() {
 // never inserted (false but for false positives). A key inserted since the
 // last Advance is found until G more calls. With G = 1 Advance empties the
 // filter. On a filter without Generations it does nothing and returns 0.
-//
-// It is one pass over the table, reading it in order and writing the
-// buckets it changes, and allocates nothing.
+// It is one pass over the table, in order, writing the buckets it changes,
+// and allocates nothing.
 func (f *Filter[T]) Advance() int { return f.c.advance() }
 
 // Generations is Config.Generations: 0 for a filter whose keys never expire.

@@ -5,8 +5,6 @@ import (
 	"strconv"
 )
 
-// Introspection: a filter's Config, and a snapshot of its state for logs.
-
 // Info describes a filter at one moment; its String is one line for logs.
 type Info struct {
 	Len         int // items stored
@@ -41,8 +39,8 @@ func (i Info) String() string {
 }
 
 // info is the Info of reader r (whose count is the filter's) with the given
-// MaxKicks and table size in bytes.
-func (r *reader) info(maxKicks, size int) Info {
+// MaxKicks, table size in bytes and current generation.
+func (r *reader) info(maxKicks, size int, gen uint) Info {
 	return Info{
 		Len: r.count, Capacity: r.capacity, MaxCapacity: r.maxCapacity,
 		Buckets: int(r.t.m), Slots: r.slots(), SizeBytes: size,
@@ -50,22 +48,21 @@ func (r *reader) info(maxKicks, size int) Info {
 		FingerprintBits: int(r.t.fbits), Layout: r.t.layout,
 		LoadFactor: r.loadFactor(), EstimatedFalsePositiveRate: r.estimatedFPR(),
 		MaxKicks: maxKicks, Keyed: r.h.sip() != nil,
-		Generations: int(r.t.gens),
+		Generations: int(r.t.gens), Generation: int(gen),
 	}
 }
 
 // config is the Config that makes an empty filter like r's (seed, width,
 // layout, first table, growth), never with the key.
 func (r *reader) config(maxKicks int) Config {
-	if r.t.m == 0 { // a zero filter
+	if r.t.m == 0 {
 		return Config{}
 	}
 	c := Config{Capacity: r.capacity, FingerprintBits: int(r.t.fbits), Layout: r.t.layout,
-		Seed: r.h.seed, MaxKicks: maxKicks}
+		Seed: r.h.seed, MaxKicks: maxKicks, Generations: int(r.t.gens)}
 	if r.t.g > 0 {
 		c.MaxCapacity = r.maxCapacity
 	}
-	c.Generations = int(r.t.gens)
 	return c
 }
 
@@ -81,21 +78,13 @@ func (r *reader) config(maxKicks int) Config {
 func (f *Filter[T]) Config() Config { return f.c.config(f.c.maxKicks) }
 
 // Info returns a snapshot of the filter's size, load and parameters.
-func (f *Filter[T]) Info() Info {
-	i := f.c.info(f.c.maxKicks, f.SizeBytes())
-	i.Generation = int(f.c.gen)
-	return i
-}
+func (f *Filter[T]) Info() Info { return f.c.info(f.c.maxKicks, f.SizeBytes(), f.c.gen) }
 
 // Config is Filter.Config of the filter the view reads, MaxKicks 0.
 func (v *View[T]) Config() Config { return v.r.config(0) }
 
 // Info returns a snapshot of the view's filter; see Filter.Info.
-func (v *View[T]) Info() Info {
-	i := v.r.info(0, v.SizeBytes())
-	i.Generation = int(v.gen)
-	return i
-}
+func (v *View[T]) Info() Info { return v.r.info(0, v.SizeBytes(), v.gen) }
 
 // Config is Filter.Config.
 func (f *ConcurrentFilter[T]) Config() Config {
@@ -107,7 +96,5 @@ func (f *ConcurrentFilter[T]) Config() Config {
 // table's fields are each read once, at moments close together.
 func (f *ConcurrentFilter[T]) Info() Info {
 	r := f.c.view()
-	i := r.info(f.c.maxKicks, f.SizeBytes())
-	i.Generation = int(f.c.gen.Load())
-	return i
+	return r.info(f.c.maxKicks, f.SizeBytes(), uint(f.c.gen.Load()))
 }

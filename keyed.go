@@ -1,14 +1,10 @@
 package cuckoo
 
-// Keyed filters (Config.Key): for keys an adversary may choose.
-//
-// An unkeyed filter's seed is no secret, and with it anyone can make keys
-// that share a fingerprint and a bucket pair; SipHash-2-4 (siphash.go)
-// under a 128-bit key cannot be predicted without it, but Hash values can
-// be searched, so they stay as secret as the key (README, "Security"). The
-// key never leaves the filter: printing shows only that it is keyed, and an
-// encoding records a check value (SipHash of a fixed message) that tells a
-// wrong key and nothing more. kindKeyed keeps keyed filters off the
+// Keyed filters (Config.Key), for keys an adversary may choose: SipHash-2-4
+// under a secret key cannot be predicted as the seeded hash can, but Hash
+// values can be searched, so they stay as secret as the key (README,
+// "Security"). An encoding records only a check value (SipHash of a fixed
+// message), which tells a wrong key. kindKeyed keeps keyed filters off the
 // lookup's integer fast path, so unkeyed filters pay nothing for the mode.
 
 // sameKey reports whether two hashers hash with the same key, or neither

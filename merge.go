@@ -9,15 +9,15 @@ import "fmt"
 // width, Layout and bucket geometry, which the same Config gives (MaxKicks
 // aside), and neither may expire keys (Config.Generations); otherwise, and
 // for a nil or zero o or o == f, Merge returns an error wrapping
-// ErrIncompatible. A growable f doubles as
-// needed. If the fingerprints do not all fit, Merge
-// returns an Insert's error (ErrFull, ErrTooManyDuplicates) and f is as it
-// was: Merge fills a copy of f's table, which it allocates, O(f's size).
+// ErrIncompatible. A growable f doubles as needed. If the fingerprints do
+// not all fit, Merge returns an Insert's error (ErrFull,
+// ErrTooManyDuplicates) and f is as it was: Merge fills a copy of f's
+// table, which it allocates, O(f's size).
 func (f *Filter[T]) Merge(o *Filter[T]) error {
 	if err := f.checkMerge(o); err != nil {
 		return err
 	}
-	c := f.c // works on a copy; f is replaced only on success
+	c := f.c
 	c.t.data = newTableData(uint64(len(f.c.t.data)))
 	copy(c.t.data, f.c.t.data)
 	if err := c.mergeTable(&o.c.t); err != nil {
@@ -37,8 +37,7 @@ func (f *Filter[T]) checkMerge(o *Filter[T]) error {
 	case f.c.t.data == nil || o.c.t.data == nil:
 		return fmt.Errorf("%w: Merge with a zero Filter", ErrIncompatible)
 	}
-	a, b := &f.c.t, &o.c.t
-	switch {
+	switch a, b := &f.c.t, &o.c.t; {
 	case f.c.h.seed != o.c.h.seed:
 		return fmt.Errorf("%w: Merge of filters with different seeds", ErrIncompatible)
 	case !sameKey(&f.c.h, &o.c.h):
@@ -58,9 +57,8 @@ func (f *Filter[T]) checkMerge(o *Filter[T]) error {
 }
 
 // mergeTable adds every fingerprint of table b, which Merge checked is
-// compatible, to c's table in place, doubling a growable c as needed (the
-// growth policy of an insert, insert.go). On error c's table is partly
-// merged: Merge works on a copy.
+// compatible, to c's table in place, doubling a growable c as an insert
+// would. On error c's table is partly merged: Merge works on a copy.
 func (c *core) mergeTable(b *table) error {
 	for c.t.k < b.k {
 		c.grow()

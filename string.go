@@ -9,9 +9,9 @@ import (
 
 // Printing shows what a filter is, never what it holds: Format sends every
 // verb to String or GoString, so no verb prints the seed, the PRNG state or
-// the table. Filter's methods have pointer receivers (vet reports a copied
-// Filter), so a Filter reached by value prints its fields, though never
-// the key (behind hasher.secret). A View may be copied: value receivers.
+// the table. A Filter reached by value (its methods have pointer receivers,
+// as vet reports copies) prints its fields, never the key (behind
+// hasher.secret); a View may be copied, so its receivers are values.
 
 // String describes the filter in one line, for example
 //
@@ -45,11 +45,10 @@ func (v View[T]) GoString() string {
 // Format prints the view with String, or GoString for %#v.
 func (v View[T]) Format(s fmt.State, verb rune) { formatWith(s, verb, v.String, v.GoString) }
 
-// zeroFilterText is what a zero Filter's description says of it.
 const zeroFilterText = "made neither by New nor by decoding"
 
-// describe is the reader's summary, or for a zero Filter or View (no
-// table), "zero: " and what zero says.
+// describe is the reader's summary, or "zero: " and zero for a zero Filter
+// or View.
 func (r *reader) describe(name, zero string) string {
 	if r.t.data == nil {
 		return name + "(zero: " + zero + ")"
@@ -79,8 +78,8 @@ func typeName[T Hashable](name string) string {
 	return name + "[" + reflect.TypeFor[T]().String() + "]"
 }
 
-// formatWith writes str(), or gostr() for %#v, as the verb and flags in s ask: a
-// verb that does not print strings gives fmt's %!verb(string=...) notice.
+// formatWith writes str(), or gostr() for %#v, as the verb and flags in s
+// ask: a verb that does not print strings gives fmt's %!verb(string=...).
 func formatWith(s fmt.State, verb rune, str, gostr func() string) {
 	if verb == 'v' && s.Flag('#') {
 		_, _ = io.WriteString(s, gostr())
