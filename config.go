@@ -10,15 +10,14 @@ import (
 // Config describes a filter. Capacity is required; every other zero field
 // takes its default.
 type Config struct {
-	// Capacity is the number of items the filter must accept: inserting
-	// Capacity distinct keys into an empty filter succeeds, with MaxKicks
-	// at its default or above. The table has the buckets Capacity needs
-	// (about Capacity*s/7.6 bytes for s-bit slots: FingerprintBits, plus
-	// the generation bits of Generations or the doubling bits of
-	// MaxCapacity), never rounded up to a power of two. Required, > 0.
-	// New allocates the table at once and rejects a size the platform's
-	// int cannot count; running out of memory is fatal in Go, so bound
-	// Capacity by the memory you mean to spend.
+	// Capacity, required (> 0), is the number of items the filter must
+	// accept: inserting Capacity distinct keys into an empty filter succeeds,
+	// with MaxKicks at its default or above. New allocates at once the
+	// buckets it needs (about Capacity*s/7.6 bytes for s-bit slots:
+	// FingerprintBits, plus the bits of Generations or MaxCapacity), not
+	// rounded up to a power of two, and rejects a size an int cannot count;
+	// running out of memory is fatal in Go, so bound Capacity by the memory
+	// you mean to spend.
 	Capacity int
 
 	// FalsePositiveRate is the rate wanted with Capacity items stored; it
@@ -32,10 +31,9 @@ type Config struct {
 	// Layout selects the bucket encoding. Default Packed.
 	Layout Layout
 
-	// Seed seeds the key hash and the displacement order. 0 means
-	// DefaultSeed. Filters with the same Seed (and the same Key, or none)
-	// hash keys alike, so one Hash(key) can probe them all. The seed is
-	// not a secret (see "Security" in the package documentation).
+	// Seed seeds the key hash and the displacement order; 0 means
+	// DefaultSeed. Filters with the same Seed (and Key, or none) hash keys
+	// alike, so one Hash(key) probes them all. It is no secret ("Security").
 	Seed uint64
 
 	// MaxKicks bounds the displacements one insert may make before it gives
@@ -44,35 +42,32 @@ type Config struct {
 	MaxKicks int
 
 	// Key, when not all zero, makes keys hash with SipHash-2-4 under this
-	// 128-bit secret instead of the seeded xxh3, so that whoever chooses
-	// keys cannot aim them at buckets (see "Security"), for a slower hash.
-	// Hash values, printing and encodings never reveal it; a keyed encoding
-	// opens only with it (DecodeKeyed, NewKeyedView). All zero: unkeyed.
+	// 128-bit secret instead of the seeded xxh3, slower, so that whoever
+	// chooses keys cannot aim them at buckets ("Security"). Hash values,
+	// printing and encodings never reveal it; a keyed encoding opens only
+	// with it (DecodeKeyed, NewKeyedView).
 	Key [16]byte
 
 	// MaxCapacity makes the filter growable: it starts with the table for
 	// about Capacity items and doubles it, without the keys, whenever it is
 	// full, until it holds MaxCapacity. Inserting MaxCapacity distinct keys
-	// into a new filter succeeds, and the false-positive rate stays at most
-	// the configured one at every size. Until it has grown, a slot carries
-	// one bit per doubling left (about (f+d)/f the bytes of a fixed filter);
-	// grown, it is the size of a fixed filter for MaxCapacity.
-	// FingerprintBits plus the doublings must be at most 32, or New returns
-	// an error naming the widths that can grow that far. 0, or Capacity,
-	// makes a fixed filter. A MaxCapacity below twice Capacity, or of 72
-	// items or fewer, leaves no room to double: New makes the fixed filter
-	// for MaxCapacity, whose Capacity and Config().Capacity are MaxCapacity.
+	// into a new filter succeeds, at most at the configured false-positive
+	// rate at every size. Until grown, a slot carries a bit per doubling
+	// left (about (f+d)/f the bytes of a fixed filter); FingerprintBits plus
+	// the doublings must be at most 32, or New's error names the widths
+	// that can grow that far. 0, or Capacity, makes a fixed filter, as does
+	// a MaxCapacity below twice Capacity or of 72 items or fewer (no room to
+	// double): then Capacity and Config().Capacity are MaxCapacity.
 	MaxCapacity int
-	// Generations makes keys expire (see Advance): with G >= 2 every stored
-	// key belongs to the generation it was inserted in, and Advance G times
-	// removes it. Each slot carries ceil(log2 G) generation bits beside the
-	// fingerprint, so the table takes (f+ceil(log2 G))/f times the bytes of
-	// a filter without them, at the same false-positive rate; f plus those
-	// bits must be at most 32. G = 1 keeps no generation bits: Advance
-	// empties the filter (one window at a time). 0, the default, makes keys
-	// that never expire. At most MaxGenerations. An expiring filter cannot
-	// grow (MaxCapacity), be built (Build) or merged, and has no compact
-	// encoding (AppendCompact); its other encodings carry its generations.
+	// Generations (at most MaxGenerations) makes keys expire (see Advance):
+	// with G >= 2 every stored key belongs to the generation it was inserted
+	// in, and Advance G times removes it. Each slot carries ceil(log2 G)
+	// generation bits beside the fingerprint, (f+ceil(log2 G))/f times the
+	// bytes at the same false-positive rate; f plus those bits must be at
+	// most 32. G = 1 keeps none: Advance empties the filter. 0, the default,
+	// makes keys that never expire. An expiring filter cannot grow, be built
+	// or merged, and has no compact encoding; its other encodings carry its
+	// generations.
 	Generations int
 }
 
@@ -91,11 +86,9 @@ const (
 	MaxGenerations = 256
 )
 
-// SizeBytes is the size in bytes of the table New would allocate for c,
-// padding included: the SizeBytes of the filter New(c) returns, whatever its
-// key type; for a growable filter (MaxCapacity), that of its first table,
-// which doubles as it grows. SizeBytes allocates nothing; for a Config
-// that New rejects it returns New's error, wrapping ErrInvalidConfig.
+// SizeBytes is the SizeBytes of the filter New(c) returns, whatever its key
+// type (for a growable one, of its first table), allocating nothing; for a
+// Config that New rejects it returns New's error, wrapping ErrInvalidConfig.
 func (c Config) SizeBytes() (int, error) {
 	p, err := c.resolve()
 	if err != nil {

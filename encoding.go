@@ -100,15 +100,12 @@ func (h *header) tableSize() uint64 {
 	return tableBytes(h.m, bbits)
 }
 
-// checksumLen is the length of the checksum that ends the encoding.
-func (h *header) checksumLen() uint64 {
+func (h *header) encodedSize() uint64 {
 	if h.compact {
-		return 0
+		return 1 + h.tableSize()
 	}
-	return checksumSize
+	return headerSize + h.tableSize() + checksumSize
 }
-
-func (h *header) encodedSize() uint64 { return h.size() + h.tableSize() + h.checksumLen() }
 
 // put writes the header of an encoding with a header into b.
 func (h *header) put(b *[headerSize]byte) {
@@ -137,7 +134,7 @@ func (h *header) put(b *[headerSize]byte) {
 }
 
 // checkVersion checks the magic and the version, which every version of
-// the header keeps at the same place. b holds at least 6 bytes.
+// the header keeps in its first 6 bytes, all b need hold.
 func checkVersion(b []byte) error {
 	if [4]byte(b) != formatMagic {
 		return formatErr(ErrCorrupt, "bad magic %q", b[:4])
@@ -149,39 +146,27 @@ func checkVersion(b []byte) error {
 }
 
 // parseHeader checks the header at the start of b: magic, version, then
-// every parameter, without looking at anything past the header.
+// every parameter, reading nothing past it.
 func parseHeader(b []byte) (header, error) {
 	var h header
-	if len(b) < offVersion+2 {
-		if len(b) < len(formatMagic) && string(b) != string(formatMagic[:len(b)]) {
-			return h, formatErr(ErrCorrupt, "bad magic %q", b)
+	if len(b) >= offVersion+2 {
+		if err := checkVersion(b); err != nil {
+			return h, err
 		}
-		return h, formatErr(ErrCorrupt, "truncated: %d bytes, the header has %d", len(b), headerSize)
-	}
-	if err := checkVersion(b); err != nil {
-		return h, err
+	} else if len(b) < len(formatMagic) && string(b) != string(formatMagic[:len(b)]) {
+		return h, formatErr(ErrCorrupt, "bad magic %q", b)
 	}
 	if len(b) < headerSize {
 		return h, formatErr(ErrCorrupt, "truncated: %d bytes, the header has %d", len(b), headerSize)
 	}
 	le := binary.LittleEndian
 	h = header{
-		layout:      Layout(b[offLayout]),
-		f:           uint(b[offBits]),
-		kind:        keyKind(b[offKind]),
-		m:           le.Uint64(b[offBuckets:]),
-		count:       le.Uint64(b[offCount:]),
-		capacity:    le.Uint64(b[offCapacity:]),
-		seed:        le.Uint64(b[offSeed:]),
-		maxKicks:    uint64(le.Uint32(b[offMaxKicks:])),
-		rng:         le.Uint64(b[offRNG:]),
-		g:           uint(b[offDoublings]),
-		k:           uint(b[offStage]),
-		maxCapacity: le.Uint64(b[offMaxCapacity:]),
-		keyed:       b[offFlags] == flagKeyed,
-		keyCheck:    le.Uint64(b[offKeyCheck:]),
-		gens:        uint(le.Uint16(b[offGenerations:])),
-		gen:         uint(le.Uint32(b[offGeneration:])),
+		layout: Layout(b[offLayout]), f: uint(b[offBits]), kind: keyKind(b[offKind]), m: le.Uint64(b[offBuckets:]),
+		g: uint(b[offDoublings]), k: uint(b[offStage]),
+		gens: uint(le.Uint16(b[offGenerations:])), gen: uint(le.Uint32(b[offGeneration:])),
+		count: le.Uint64(b[offCount:]), capacity: le.Uint64(b[offCapacity:]), maxCapacity: le.Uint64(b[offMaxCapacity:]),
+		seed: le.Uint64(b[offSeed:]), rng: le.Uint64(b[offRNG:]), maxKicks: uint64(le.Uint32(b[offMaxKicks:])),
+		keyed: b[offFlags] == flagKeyed, keyCheck: le.Uint64(b[offKeyCheck:]),
 	}
 	switch {
 	case !h.layout.valid():
@@ -228,13 +213,12 @@ func parseHeader(b []byte) (header, error) {
 }
 
 // EncodedLen returns the length n of the encoding with a header that starts
-// at data, read from its header alone, so that filters stored back to back
-// open without an index: NewView(data[:n]). data may hold more bytes after
-// the encoding; if it holds fewer, EncodedLen returns n and an error
-// wrapping ErrCorrupt and io.ErrUnexpectedEOF. It checks the header as
-// NewView does, with its errors, and reads nothing past it; a length too
-// large for an int gives an error wrapping ErrIncompatible. It never panics
-// and allocates nothing but an error.
+// at data, from its header alone, so that filters stored back to back open
+// without an index: NewView(data[:n]). If data holds fewer than n bytes it
+// returns n and an error wrapping ErrCorrupt and io.ErrUnexpectedEOF. It
+// checks the header as NewView does, with its errors; a length too large
+// for an int gives one wrapping ErrIncompatible. It never panics and
+// allocates nothing but an error.
 func EncodedLen(data []byte) (int, error) {
 	if len(data) > 0 && isCompact(data[0]) {
 		return 0, compactLenErr(data[0])
@@ -270,23 +254,20 @@ const (
 	checkAll                       // also the checksum and the table's structure
 )
 
-// errCompactLen is EncodedLen's and ReadFrom's error for a compact
-// encoding, whose length only its container knows.
-var errCompactLen = formatErr(ErrIncompatible, "a compact encoding does not record its length: read it whole, then UnmarshalBinary or NewView")
-
-// compactLenErr is that error for bytes that start with v, a compact
-// version byte, or the error of an unsupported version.
+// compactLenErr is EncodedLen's and ReadFrom's error for bytes that start
+// with v, a compact version byte: such an encoding's length only its
+// container knows.
 func compactLenErr(v byte) error {
 	if err := checkCompactVersion(v); err != nil {
 		return err
 	}
-	return errCompactLen
+	return formatErr(ErrIncompatible, "a compact encoding does not record its length: read it whole, then UnmarshalBinary or NewView")
 }
 
-// decode checks the encoding data, which must be exactly one filter of key
+// decode checks that data is exactly one encoding of a filter of key
 // family kind, keyed with key (nil: unkeyed), and returns its header and a
-// table whose data aliases data. It allocates nothing (but the error): every
-// size is checked against len(data) first.
+// table aliasing data. It allocates nothing but an error: every size is
+// checked against len(data) first.
 func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (header, table, error) {
 	var h header
 	var err error
@@ -301,8 +282,11 @@ func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (heade
 	if size := h.encodedSize(); uint64(len(data)) != size {
 		return h, table{}, formatErr(ErrCorrupt, "%d bytes, the header describes %d", len(data), size)
 	}
-	end := len(data) - int(h.checksumLen())
-	if level == checkAll && h.checksumLen() > 0 {
+	end := len(data)
+	if !h.compact {
+		end -= checksumSize
+	}
+	if level == checkAll && !h.compact {
 		want := binary.LittleEndian.Uint32(data[end:])
 		if got := crc32.Checksum(data[:end], castagnoli); got != want {
 			return h, table{}, formatErr(ErrChecksum, "CRC-32C %08x, stored %08x", got, want)
@@ -349,15 +333,14 @@ func (t *table) checkStructure(count uint64, padded bool) error {
 		if !t.validBucket(i) {
 			return formatErr(ErrCorrupt, "bucket %d is not validly encoded", i)
 		}
-		s := t.bucketSlots(i)
-		for k := range s {
-			if s[k] == 0 {
+		for _, v := range t.bucketSlots(i) {
+			if v == 0 {
 				continue
 			}
 			occupied++
-			if t.genBits != 0 && (s[k]&uint32(t.fpMask) == 0 || s[k]>>(t.fbits&31) >= uint32(t.gens)) {
+			if t.genBits != 0 && (v&uint32(t.fpMask) == 0 || v>>(t.fbits&31) >= uint32(t.gens)) {
 				return formatErr(ErrCorrupt, "bucket %d holds fingerprint %d of generation %d, of %d generations",
-					i, s[k]&uint32(t.fpMask), s[k]>>(t.fbits&31), t.gens)
+					i, v&uint32(t.fpMask), v>>(t.fbits&31), t.gens)
 			}
 		}
 	}
@@ -389,27 +372,13 @@ func (f *Filter[T]) header() header {
 func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64, gen uint) header {
 	t := &r.t
 	return header{
-		layout:      t.layout,
-		keyed:       r.h.sip() != nil,
-		keyCheck:    r.keyCheck(),
-		f:           t.fbits,
-		kind:        family,
-		m:           t.m,
-		count:       uint64(r.count),
-		capacity:    uint64(r.capacity),
-		seed:        r.h.seed,
-		maxKicks:    uint64(maxKicks),
-		rng:         rng,
-		g:           t.g,
-		k:           t.k,
-		maxCapacity: uint64(r.maxCapacity),
-		gens:        t.gens,
-		gen:         gen,
+		layout: t.layout, f: t.fbits, kind: family, m: t.m, g: t.g, k: t.k, gens: t.gens, gen: gen,
+		count: uint64(r.count), capacity: uint64(r.capacity), maxCapacity: uint64(r.maxCapacity),
+		seed: r.h.seed, rng: rng, maxKicks: uint64(maxKicks), keyed: r.h.sip() != nil, keyCheck: r.keyCheck(),
 	}
 }
 
-// encodable is the error an encoding of the filter returns, if any: the
-// zero Filter has no table.
+// encodable is the error of encoding the zero Filter, which has no table.
 func (c *core) encodable() error {
 	if c.t.data == nil {
 		return errZeroFilter
@@ -427,9 +396,9 @@ func (f *Filter[T]) EncodedSize() int {
 	return int(h.encodedSize())
 }
 
-// AppendBinary appends the filter's encoding (FORMAT.md) to b and returns
-// the extended slice, allocating nothing when b has EncodedSize bytes to
-// spare. The same seed and operations give the same bytes on every host.
+// AppendBinary appends the filter's encoding (FORMAT.md) to b, allocating
+// nothing when b has EncodedSize bytes to spare. The same seed and
+// operations give the same bytes on every host.
 func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
 	if err := f.c.encodable(); err != nil {
 		return b, err
@@ -477,17 +446,15 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 	return n, nil
 }
 
-// UnmarshalBinary replaces the filter with the one encoded in data, which
-// must be exactly one encoding (either kind, FORMAT.md) of a filter whose
-// keys hash like T's (see Hashable: integers alike, floats alike, strings
-// with byte slices and arrays). It copies the table, keeps no reference to
-// data, and continues exactly as the encoded filter would have: same
-// answers, Capacity, MaxKicks, displacement order and, for an expiring
-// filter, generations and current generation. Errors wrap ErrCorrupt,
-// ErrChecksum, ErrUnsupportedVersion or ErrIncompatible and leave the
-// filter unchanged; every size is checked against len(data) before
-// anything is allocated, and nothing panics. It works on a zero Filter, as
-// UnmarshalText and ReadFrom do.
+// UnmarshalBinary replaces the filter with the one encoded in data, exactly
+// one encoding (either kind, FORMAT.md) of a filter whose keys hash like T's
+// (see Hashable). It copies the table, keeps no reference to data, and
+// continues exactly as the encoded filter would have: same answers,
+// Capacity, MaxKicks, displacement order, generations and current
+// generation. Errors wrap ErrCorrupt, ErrChecksum, ErrUnsupportedVersion or
+// ErrIncompatible and leave the filter unchanged; sizes are checked against
+// len(data) before anything is allocated, and nothing panics. It works on a
+// zero Filter, as UnmarshalText and ReadFrom do.
 func (f *Filter[T]) UnmarshalBinary(data []byte) error { return f.unmarshal(data, false, f.c.h.sip()) }
 
 // unmarshal makes f the filter encoded in data, keyed with key (nil:
@@ -511,18 +478,18 @@ func (f *Filter[T]) unmarshal(data []byte, owned bool, key *sipHasher) error {
 	return nil
 }
 
-// readChunk is the first buffer ReadFrom reads the table into; it doubles as
-// data arrives, so a header claiming a huge table costs only what follows it.
+// readChunk is the first buffer ReadFrom reads into; it doubles as data
+// arrives, so a header claiming a huge table costs only what follows it.
 const readChunk = 32<<10 - headerSize
 
 // ReadFrom replaces the filter with one encoding read from r, as WriteTo
 // wrote it, never reading past its end, and returns the number of bytes
-// read; checks and errors are UnmarshalBinary's. At a clean end of stream,
-// before an encoding's first byte, it returns 0 and io.EOF itself (or r's
-// error wrapping it), so a loop over filters written back to back stops
-// there; a stream that ends inside an encoding gives an error wrapping
-// ErrCorrupt and io.ErrUnexpectedEOF, never io.EOF. After an error the
-// filter is unchanged.
+// read; checks and errors are UnmarshalBinary's, and after an error the
+// filter is unchanged. At a clean end of stream, before an encoding's first
+// byte, it returns 0 and io.EOF itself (or r's error wrapping it), so a
+// loop over filters written back to back stops there; a stream that ends
+// inside an encoding gives an error wrapping ErrCorrupt and
+// io.ErrUnexpectedEOF, never io.EOF.
 func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	buf, err := readEncoding(r)
 	if err == nil {
@@ -532,9 +499,8 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 }
 
 // readEncoding reads one encoding with a header from r, never past its end,
-// and returns its bytes, or the bytes read and an error. The magic and
-// version are checked before the rest of the header is read, the header
-// before the rest.
+// and returns its bytes, or the bytes read and an error. It checks the
+// magic and version, then the header, before reading further.
 func readEncoding(r io.Reader) ([]byte, error) {
 	var head [headerSize]byte
 	n, err := io.ReadFull(r, head[:offVersion+2])
@@ -595,7 +561,7 @@ func readErr(err error, started bool) error {
 }
 
 // decodedReader is the reader of a decoded filter of keys of type T, keyed
-// with key (nil: unkeyed), which decode checked.
+// with key (nil: unkeyed).
 func decodedReader[T Hashable](h *header, t table, key *sipHasher) reader {
 	r := reader{t: t, h: newHasher(h.seed), kind: kindOf[T](), count: int(h.count), capacity: int(h.capacity),
 		maxCapacity: int(h.maxCapacity)}

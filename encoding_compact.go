@@ -44,8 +44,8 @@ func checkCompactVersion(v byte) error {
 // countLen is the fewest bytes that hold count: 0 for 0.
 func countLen(count uint64) uint64 { return uint64(bits.Len64(count)+7) / 8 }
 
-// countBytes is how many bytes the trailer holds an item count in: the
-// fewest that hold it or, with no seed, enough to fill the probes' reach.
+// countBytes is the length of the trailer's item count: the fewest bytes
+// that hold it or, with no seed, enough to fill the probes' reach.
 func countBytes(count uint64, seeded bool, reach uint64) uint64 {
 	c := countLen(count)
 	if !seeded && compactFields+c < reach {
@@ -64,17 +64,16 @@ func compactTail(s *shape, seed, count uint64) uint64 {
 	return compactFields + countBytes(count, seedLen != 0, uint64(s.reach)) + seedLen
 }
 
-// AppendCompact appends the filter's compact encoding (FORMAT.md) to b and
-// returns the extended slice: the buckets and 4 to 9 bytes (12 to 16 with a
-// seed other than DefaultSeed), against AppendBinary's 148, for storage that
-// records each encoding's length and checksums its bytes itself. NewView,
-// NewViewUnverified, ContainsEncoded, UnmarshalBinary and UnmarshalText read
-// it; EncodedLen and ReadFrom cannot. It records the keys, seed and Len, not
-// Capacity, MaxKicks or the PRNG state: decoded, it has the Capacity New
-// promises for its table (see Filter.Capacity) and the default MaxKicks.
-// Only fixed, unkeyed filters of fewer than 2^32 items whose keys never
-// expire (no Config.Generations) have one; others give an error wrapping
-// ErrIncompatible. It allocates nothing when b has room.
+// AppendCompact appends the filter's compact encoding (FORMAT.md) to b: the
+// buckets and 4 to 9 bytes (12 to 16 with a seed not DefaultSeed), against
+// AppendBinary's 148, for storage that records each encoding's length and
+// checks its bytes itself. EncodedLen and ReadFrom cannot read it; the
+// other decoders and ContainsEncoded can. It records the keys, seed and
+// Len, not Capacity, MaxKicks or the PRNG state: decoded, it has the
+// Capacity New promises for its table and the default MaxKicks. Only fixed,
+// unkeyed filters of fewer than 2^32 items whose keys never expire have
+// one; others give an error wrapping ErrIncompatible. It allocates nothing
+// when b has room.
 func (f *Filter[T]) AppendCompact(b []byte) ([]byte, error) {
 	r := &f.c.reader
 	switch {
@@ -116,9 +115,8 @@ func appendCompactTrailer(b []byte, start int, r *reader, family keyKind) []byte
 }
 
 // parseCompact checks the compact encoding that is all of data, which
-// starts with a compact version byte (isCompact), and returns it as the
-// header of the decoded filter: it has the Capacity of its table
-// (capacityFor), the default MaxKicks, and its PRNG at the seed.
+// starts with a compact version byte, and returns the header of the decoded
+// filter: the Capacity of its table, the default MaxKicks, the PRNG at the seed.
 func parseCompact(data []byte) (header, error) {
 	h, err := compactHeader(data)
 	if err != nil {

@@ -8,18 +8,15 @@ import (
 // Filter is a cuckoo filter of keys of type T: a set that answers "maybe
 // present" or "certainly absent" with two memory accesses and about f/0.95
 // bits per key. Make it with New, Build, BuildHashes or DecodeKeyed, or
-// decode into a zero Filter.
-//
-// The methods that do not change it (queries, introspection, Clone and the
-// encoders) may run from many goroutines at once; the changes (inserts,
-// Delete, Merge, Reset, Advance) and decoders need exclusive access (a
-// ConcurrentFilter needs none).
+// decode into a zero Filter. Its methods that change nothing (queries,
+// introspection, Clone, encoders) may run from many goroutines at once;
+// the others need exclusive access (a ConcurrentFilter's need none).
 //
 // The zero Filter answers as an empty filter that cannot take keys: its
 // queries find nothing, Delete, Reset and Advance do nothing, its counts,
 // rates, Seed and Generations are 0, Hash hashes as DefaultSeed does, and
 // its inserts, Merge and encoders return errors wrapping ErrIncompatible;
-// UnmarshalBinary, UnmarshalText and ReadFrom turn it into a decoded filter.
+// the decoders turn it into a decoded filter.
 //
 // A Filter value must not be copied (g := *f shares f's table but not its
 // count); go vet reports such copies. Clone makes an independent copy.
@@ -38,8 +35,8 @@ func (*noCopy) Unlock() {}
 
 // New returns an empty filter, or an error wrapping ErrInvalidConfig that
 // names the offending Config field. It allocates the table, O(Capacity)
-// bytes; on Linux it asks for transparent huge pages for it (madvise), which
-// speeds up lookups in large tables (bench/RESULTS.md).
+// bytes, asking Linux for transparent huge pages, which speed up lookups in
+// large tables.
 func New[T Hashable](cfg Config) (*Filter[T], error) {
 	p, err := cfg.resolve()
 	if err != nil {
@@ -89,9 +86,8 @@ func (f *Filter[T]) InsertHash(h uint64) error {
 // InsertUnique adds key unless Contains(key) already reports it, and
 // returns whether it added it. A false positive skips a key (later lookups
 // still find it), so do not Delete keys inserted this way. In an expiring
-// filter (Config.Generations) a key already present has its youngest copy
-// moved to the current generation: a key seen once a generation never
-// expires.
+// filter a key already present has its youngest copy moved to the current
+// generation: a key seen once a generation never expires.
 func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	h := f.Hash(key)
 	if f.c.t.genBits != 0 {
@@ -100,16 +96,13 @@ func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	if f.ContainsHash(h) {
 		return false, nil
 	}
-	if err := f.InsertHash(h); err != nil {
-		return false, err
-	}
-	return true, nil
+	err := f.InsertHash(h)
+	return err == nil, err
 }
 
 // Delete removes one copy of key (in an expiring filter, the oldest) and
-// reports whether it found one. Delete only keys that were inserted:
-// another may remove a stored key's matching fingerprint, and then the
-// filter can wrongly answer false for that key.
+// reports whether it found one. Delete only keys that were inserted: another
+// may remove a stored key's matching fingerprint, a false negative for it.
 func (f *Filter[T]) Delete(key T) bool { return f.c.delete(f.Hash(key)) }
 
 // DeleteHash is Delete for a key hashed with Hash.
@@ -145,8 +138,8 @@ func (f *Filter[T]) Reset() {
 func (f *Filter[T]) Len() int { return f.c.count }
 
 // Seed is the hash seed in use: Config.Seed, or DefaultSeed when that was
-// 0; filters of the same Seed (and Key) give the same Hash(key). It is 0
-// only for the zero Filter.
+// 0, so that filters of the same Seed (and Key) give the same Hash(key);
+// 0 only for the zero Filter.
 func (f *Filter[T]) Seed() uint64 { return f.c.h.seed }
 
 // Capacity is how many distinct keys the filter's table accepts from
@@ -234,11 +227,10 @@ func (c *core) delete(h uint64) bool {
 // G) and returns how many stored keys expired: those inserted (or, by
 // InsertUnique, refreshed) G calls of Advance ago, which Len no longer
 // counts, whose slots inserts may reuse, and which lookups answer as keys
-// never inserted (false but for false positives). A key inserted since the
-// last Advance is found until G more calls. With G = 1 Advance empties the
-// filter. On a filter without Generations it does nothing and returns 0.
-// It is one pass over the table, in order, writing the buckets it changes,
-// and allocates nothing.
+// never inserted. A key inserted since the last Advance is found until G
+// more calls; with G = 1 Advance empties the filter. Without Generations it
+// does nothing and returns 0. It is one pass over the table, in order,
+// writing the buckets it changes, and allocates nothing.
 func (f *Filter[T]) Advance() int { return f.c.advance() }
 
 // Generations is Config.Generations: 0 for a filter whose keys never expire.
