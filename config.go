@@ -7,8 +7,7 @@ import (
 	"math/bits"
 )
 
-// Config describes a filter. Capacity is required; every other zero field
-// takes its default.
+// Config describes a filter. Every zero field but Capacity takes its default.
 type Config struct {
 	// Capacity, required (> 0), is the number of items the filter must
 	// accept: inserting Capacity distinct keys into an empty filter succeeds,
@@ -81,8 +80,7 @@ const (
 
 	// MaxMaxKicks is the largest accepted Config.MaxKicks.
 	MaxMaxKicks = 1 << 16
-	// MaxGenerations is the largest accepted Config.Generations: 8
-	// generation bits a slot.
+	// MaxGenerations is the largest accepted Config.Generations (8 bits a slot).
 	MaxGenerations = 256
 )
 
@@ -115,8 +113,7 @@ func invalidField(field, format string, args ...any) error {
 	return fmt.Errorf("%w: %s %s", ErrInvalidConfig, field, fmt.Sprintf(format, args...))
 }
 
-// resolve checks every field of c and computes the table's shape, allocating
-// nothing proportional to its size.
+// resolve checks every field of c and computes the table's shape.
 func (c Config) resolve() (params, error) {
 	p, err := c.check(false)
 	if err != nil {
@@ -140,8 +137,7 @@ func (c Config) resolve() (params, error) {
 }
 
 // check checks every field of c but MaxCapacity and resolves all but the
-// table's size: p.m and p.maxCapacity are left 0. A FalsePositiveRate picks
-// the width for a table at its target load, or for a full one.
+// table's size (p.m, p.maxCapacity), choosing widths for a full table if full.
 func (c Config) check(full bool) (params, error) {
 	p := params{key: c.Key, capacity: c.Capacity, layout: c.Layout, seed: c.Seed, maxKicks: c.MaxKicks}
 	if p.maxKicks == 0 {
@@ -244,8 +240,7 @@ func maxCapacity(f uint) uint64 {
 	return uint64(slots * targetLoad(f))
 }
 
-// bucketsFor is the bucket count for a capacity (bucketsBase), skipping the
-// counts that split the table.
+// bucketsFor is bucketsBase, skipping the counts that split the table.
 func bucketsFor(capacity int, f uint) (uint64, bool) {
 	if uint64(capacity) > maxCapacity(f) {
 		return 0, false
@@ -268,11 +263,11 @@ func bucketsBase(n uint64, f uint) uint64 {
 	return m
 }
 
-// capacityFor is the Capacity a table of m (even) buckets of f-bit
-// fingerprints promises: the largest capacity, at least 1, for which
-// bucketsFor gives at most m buckets, so that Build's and compact tables
-// promise what New does. A table that splits promises a tenth less (2.3%
-// of fills failed at the full figure, none of 66,790 so).
+// capacityFor is the Capacity a table of m (even) buckets promises: the
+// largest, at least 1, for which bucketsFor gives at most m buckets, so
+// that Build's and compact tables promise what New does. A table that
+// splits promises a tenth less (2.3% of fills failed at the full figure,
+// none of 66,790 so).
 func capacityFor(m uint64, f uint) int {
 	// bucketsFor(c) <= m exactly when bucketsBase(c) <= top, the last
 	// count up to m that does not split.
@@ -339,8 +334,7 @@ func splitsTable(m uint64, f uint) bool {
 	return false
 }
 
-// primesAnd4 has bit q set for q = 4 and the odd primes below 64: the q
-// from 3 to 64 with no divisor from 3 to q-1.
+// primesAnd4 has bit q set for 4 and the odd primes below 64.
 const primesAnd4 uint64 = 1<<3 | 1<<4 | 1<<5 | 1<<7 | 1<<11 | 1<<13 | 1<<17 | 1<<19 | 1<<23 |
 	1<<29 | 1<<31 | 1<<37 | 1<<41 | 1<<43 | 1<<47 | 1<<53 | 1<<59 | 1<<61
 
@@ -366,8 +360,7 @@ func bitsForRate(rate float64, full bool) (uint, bool) {
 	return 0, false
 }
 
-// genBits is the generation bits of a slot of gens generations: ceil(log2
-// gens), 0 for 0 or 1.
+// genBits is a slot's generation bits for gens generations: ceil(log2 gens).
 func genBits(gens uint) uint {
 	if gens <= 1 {
 		return 0
@@ -375,8 +368,7 @@ func genBits(gens uint) uint {
 	return uint(bits.Len(gens - 1))
 }
 
-// checkGenerations checks Config.Generations g against p's width and
-// records it.
+// checkGenerations checks and records Config.Generations g.
 func (p *params) checkGenerations(g int) error {
 	if g < 0 || g > MaxGenerations {
 		return invalidField("Generations", "%d must be in 0..%d", g, MaxGenerations)

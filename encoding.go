@@ -378,14 +378,6 @@ func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64, gen uin
 	}
 }
 
-// encodable is the error of encoding the zero Filter, which has no table.
-func (c *core) encodable() error {
-	if c.t.data == nil {
-		return errZeroFilter
-	}
-	return nil
-}
-
 // EncodedSize is the length of the filter's encoding: what AppendBinary
 // appends and WriteTo writes. It is 0 for the zero Filter.
 func (f *Filter[T]) EncodedSize() int {
@@ -400,8 +392,8 @@ func (f *Filter[T]) EncodedSize() int {
 // nothing when b has EncodedSize bytes to spare. The same seed and
 // operations give the same bytes on every host.
 func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
-	if err := f.c.encodable(); err != nil {
-		return b, err
+	if f.c.t.data == nil {
+		return b, errZeroFilter
 	}
 	h := f.header()
 	var hb [headerSize]byte
@@ -415,8 +407,8 @@ func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
 
 // MarshalBinary returns the filter's encoding; see AppendBinary.
 func (f *Filter[T]) MarshalBinary() ([]byte, error) {
-	if err := f.c.encodable(); err != nil {
-		return nil, err
+	if f.c.t.data == nil {
+		return nil, errZeroFilter
 	}
 	return f.AppendBinary(make([]byte, 0, f.EncodedSize()))
 }
@@ -424,8 +416,8 @@ func (f *Filter[T]) MarshalBinary() ([]byte, error) {
 // WriteTo writes the filter's encoding to w, the table straight from the
 // filter's memory, and returns the number of bytes written.
 func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
-	if err := f.c.encodable(); err != nil {
-		return 0, err
+	if f.c.t.data == nil {
+		return 0, errZeroFilter
 	}
 	h := f.header()
 	var hb [headerSize]byte

@@ -10,8 +10,7 @@ import (
 // (RFC 4648, padded), so that encoding/json, encoding/xml and other text
 // encoders store a filter as one string instead of silently dropping it.
 
-// AppendText appends the filter's encoding in standard base64 to b, as
-// MarshalText returns it, and returns the extended slice.
+// AppendText appends to b the encoding MarshalText returns.
 func (f *Filter[T]) AppendText(b []byte) ([]byte, error) {
 	b = slices.Grow(b, base64.StdEncoding.EncodedLen(f.EncodedSize()))
 	// WriteTo through the encoder: no copy of the binary encoding is made.
@@ -29,9 +28,8 @@ func (f *Filter[T]) AppendText(b []byte) ([]byte, error) {
 func (f *Filter[T]) MarshalText() ([]byte, error) { return f.AppendText(nil) }
 
 // UnmarshalText replaces the filter with the one whose base64 text
-// MarshalText wrote, with UnmarshalBinary's checks, errors and zero-Filter
-// use; text that is not base64 gives an error wrapping ErrCorrupt. After
-// an error the filter is unchanged.
+// MarshalText wrote, as UnmarshalBinary does (checks, errors, zero Filter,
+// unchanged after an error); text not base64 gives one wrapping ErrCorrupt.
 func (f *Filter[T]) UnmarshalText(text []byte) error {
 	data := make([]byte, base64.StdEncoding.DecodedLen(len(text)))
 	n, err := base64.StdEncoding.Decode(data, text)

@@ -26,8 +26,7 @@ var (
 	// ErrChecksum reports encoded bytes whose checksum does not match.
 	ErrChecksum = errors.New("cuckoo: checksum mismatch")
 
-	// ErrUnsupportedVersion reports an encoding of a format version this
-	// package does not read.
+	// ErrUnsupportedVersion reports an encoding of a version not read here.
 	ErrUnsupportedVersion = errors.New("cuckoo: unsupported format version")
 
 	// ErrIncompatible reports a valid filter or encoding that does not fit

@@ -137,16 +137,15 @@ func (f *Filter[T]) Reset() {
 // Len is the number of items stored.
 func (f *Filter[T]) Len() int { return f.c.count }
 
-// Seed is the hash seed in use: Config.Seed, or DefaultSeed when that was
-// 0, so that filters of the same Seed (and Key) give the same Hash(key);
-// 0 only for the zero Filter.
+// Seed is the hash seed, the same Hash(key) in filters of the same Seed
+// (and Key): Config.Seed, or DefaultSeed for 0; 0 only for the zero Filter.
 func (f *Filter[T]) Seed() uint64 { return f.c.h.seed }
 
-// Capacity is how many distinct keys the filter's table accepts from
-// empty, with MaxKicks at its default or above: Config.Capacity for a
-// filter made by New (see Config.MaxCapacity for when that is MaxCapacity),
-// and what New promises for a table of its size for one made by Build or
-// decoded from a compact encoding, whose Len may exceed it.
+// Capacity is how many distinct keys the filter's table accepts from empty,
+// with MaxKicks at its default or above: Config.Capacity (or MaxCapacity, see
+// Config.MaxCapacity) for a filter made by New; for one made by Build or
+// decoded from a compact encoding, whose Len may exceed it, what New
+// promises for a table of its size.
 func (f *Filter[T]) Capacity() int { return f.c.capacity }
 
 // MaxCapacity is how many distinct keys the filter accepts from empty,
@@ -173,8 +172,7 @@ func (f *Filter[T]) EstimatedFalsePositiveRate() float64 { return f.c.estimatedF
 
 func (c *reader) hash(p unsafe.Pointer) uint64 { return c.h.key(c.kind, p) }
 
-// hashKeyOf is Hash of key by r, or by DefaultSeed for a zero Filter or
-// View, which has no hasher.
+// hashKeyOf is Hash of key by r, or by DefaultSeed for a zero Filter or View.
 func hashKeyOf[T Hashable](r *reader, key T) uint64 {
 	if r.kind == kindInvalid {
 		h := newHasher(DefaultSeed)

@@ -17,14 +17,12 @@ type Info struct {
 	Doublings    int // how many times a growable filter has doubled
 	MaxDoublings int // how many times it can double in all; 0 for a fixed filter
 
-	FingerprintBits int
-	Layout          Layout
-	LoadFactor      float64 // Len / Slots
-	// EstimatedFalsePositiveRate is the expected false-positive rate of
-	// Contains at the current load.
-	EstimatedFalsePositiveRate float64
-	MaxKicks                   int  // 0 for a View, which does not insert
-	Keyed                      bool // made with Config.Key; the key itself is never reported
+	FingerprintBits            int
+	Layout                     Layout
+	LoadFactor                 float64 // Len / Slots
+	EstimatedFalsePositiveRate float64 // of Contains at the current load
+	MaxKicks                   int     // 0 for a View, which does not insert
+	Keyed                      bool    // made with Config.Key; the key itself is never reported
 
 	Generations int // Config.Generations: 0 for a filter whose keys never expire
 	Generation  int // an expiring filter's current generation, 0..Generations-1
@@ -68,13 +66,11 @@ func (r *reader) config(maxKicks int) Config {
 
 // Config returns the Config that makes an empty filter compatible with f:
 // New(f.Config()) hashes keys alike and has the same table, so it can be
-// Merged into f (unless keys expire: Generations is kept, and expiring
-// filters do not merge). It never includes the Key: for a keyed filter,
-// set it again. For a filter made by Build or decoded from a compact encoding,
-// Config.Capacity is its Capacity, and New makes the same table but for
-// tables New never makes (2 buckets, or with fingerprints of 10 bits or
-// fewer a few bucket counts): there only the hash and width are the same.
-// A zero Filter gives the zero Config.
+// Merged into f unless keys expire. It never includes the Key. For a filter
+// made by Build or decoded from a compact encoding, Config.Capacity is its
+// Capacity, and New makes the same table but for those New never makes (2
+// buckets, or a few bucket counts at fingerprints of 10 bits or fewer),
+// where only the hash and width agree. A zero Filter gives the zero Config.
 func (f *Filter[T]) Config() Config { return f.c.config(f.c.maxKicks) }
 
 // Info returns a snapshot of the filter's size, load and parameters.

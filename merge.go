@@ -4,15 +4,13 @@ import "fmt"
 
 // Merge adds every fingerprint that o holds to f, without keys: afterwards
 // f answers Contains and Count for every key inserted into either as if it
-// had been inserted into f, so filters built in parallel become one. o is
-// not changed. The filters must hash alike (Seed and Key) and have the same
-// width, Layout and bucket geometry, which the same Config gives (MaxKicks
-// aside), and neither may expire keys (Config.Generations); otherwise, and
-// for a nil or zero o or o == f, Merge returns an error wrapping
-// ErrIncompatible. A growable f doubles as needed. If the fingerprints do
-// not all fit, Merge returns an Insert's error (ErrFull,
-// ErrTooManyDuplicates) and f is as it was: Merge fills a copy of f's
-// table, which it allocates, O(f's size).
+// had been inserted into f, so filters built in parallel become one; o is
+// not changed. The filters must hash alike (Seed, Key) and have the same
+// width, Layout and bucket geometry, as the same Config (MaxKicks aside)
+// gives, and keys that never expire; otherwise, and for a nil or zero o or
+// o == f, the error wraps ErrIncompatible. A growable f doubles as needed.
+// Merge fills a copy of f's table, which it allocates, O(f's size): if the
+// fingerprints do not all fit it returns an Insert's error, f as it was.
 func (f *Filter[T]) Merge(o *Filter[T]) error {
 	if err := f.checkMerge(o); err != nil {
 		return err

@@ -47,8 +47,7 @@ func (v View[T]) Format(s fmt.State, verb rune) { formatWith(s, verb, v.String, 
 
 const zeroFilterText = "made neither by New nor by decoding"
 
-// describe is the reader's summary, or "zero: " and zero for a zero Filter
-// or View.
+// describe is the reader's summary, or "zero: " and zero for a zero one.
 func (r *reader) describe(name, zero string) string {
 	if r.t.data == nil {
 		return name + "(zero: " + zero + ")"

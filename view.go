@@ -86,11 +86,10 @@ func NewView[T Hashable](data []byte) (*View[T], error) { return newView[T](data
 
 // NewViewUnverified is NewView in constant time: it checks only the header
 // (every field in range, len(data) the length it gives, the key family
-// T's), with NewView's errors. A changed seed or table byte goes unnoticed
-// (it reads neither the CRC-32C nor the table) and the View answers
-// wrongly, false negatives included, but it never reads outside data and
-// never panics. Use it on bytes verified otherwise (a storage layer's
-// checksum, an earlier NewView).
+// T's), with NewView's errors. It reads neither the CRC-32C nor the table,
+// so a changed byte may make the View answer wrongly, false negatives
+// included, but never read outside data or panic. Use it on bytes verified
+// otherwise (a storage layer's checksum, an earlier NewView).
 func NewViewUnverified[T Hashable](data []byte) (*View[T], error) {
 	return newView[T](data, checkHeader, nil)
 }
