@@ -130,20 +130,17 @@ const buildLoad = 0.977
 const buildAttempts = 16
 
 // build inserts the distinct hashes hs (InsertUnique's sense) into the
-// first of its attempts, each an empty table of more buckets, that holds
-// them all. Attempts are sized for len(hs) keys; the first that stores
-// clearly fewer (hs repeats keys) starts over, once, from the size for
-// those it stored. Each works in the buffer alloc returns for at least n
-// bytes (the table, then its walks' path), or reuses the last one.
-//
-// Work and memory are bounded by len(hs), whatever the hashes: the first
-// pass makes at most buildAttempts attempts, on at most 1.061 *
-// buildStart(len(hs)) + 30 buckets; the second at most buildAttempts below
-// the size the first filled, then that size, which places the same hashes
-// the same way. A failed first pass returns an error wrapping ErrFull.
+// first of its attempts, empty tables of more and more buckets, that holds
+// them all, each in the buffer alloc returns for at least n bytes (the
+// table, then its walks' path) or the last one. Attempts are sized for
+// len(hs) keys; the first that stores clearly fewer (hs repeats keys)
+// starts over, once, from the size for those it stored. Work and memory are
+// bounded by len(hs), whatever the hashes: the first pass makes at most
+// buildAttempts attempts, on at most 1.061 * buildStart(len(hs)) + 30
+// buckets, then fails with ErrFull; the second at most buildAttempts below
+// the size the first filled, then that size, which places the hashes alike.
 func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, error) {
-	f, layout := p.f, p.layout
-	m := buildStart(len(hs), f)
+	m := buildStart(len(hs), p.f)
 	kicks := min(buildKicks, max(DefaultMaxKicks/5, 2*len(hs)))
 	kickLen := uint64(0)
 	if kicks > kickStackSteps {
@@ -152,26 +149,23 @@ func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, 
 	var buf []byte
 	held := uint64(0) // the size that held every key, once one has
 	for attempt := 1; ; attempt++ {
-		n := tableBytes(m, bucketBits(layout, f))
+		n := tableBytes(m, bucketBits(p.layout, p.f))
 		if uint64(cap(buf)) < n+kickLen {
 			buf = alloc(n + kickLen)
 		}
-		r.t = tableShape(m, f, 0, 0, layout)
+		r.t = tableShape(m, p.f, 0, 0, p.layout)
 		r.t.data = buf[:n]
 		clear(r.t.data)
 		c := core{reader: r, maxKicks: kicks, rng: r.h.seed, kickBuf: buf[n : n+kickLen]}
 		failed := c.insertAll(hs)
 		switch {
-		case failed < 0 && held == 0:
-			if smaller := buildStart(c.count, f); smaller < m-m/64 {
-				held, m, attempt = m, smaller, 0
-				continue
-			}
-			return c, nil
+		case failed < 0 && held == 0 && buildStart(c.count, p.f) < m-m/64:
+			held, m, attempt = m, buildStart(c.count, p.f), 0
+			continue
 		case failed < 0:
 			return c, nil
 		case held == 0 && (attempt == buildAttempts || m == maxBuckets):
-			return core{}, buildFailed(&c.reader, hs, hs[failed], attempt)
+			return core{}, buildFailed(&c.t, hs, hs[failed], attempt)
 		}
 		m = min(m+max(2, m/256&^1), maxBuckets)
 		if held != 0 && (attempt == buildAttempts || m > held) {
@@ -180,10 +174,9 @@ func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, 
 	}
 }
 
-// buildFailed is the error of a build whose attempt-th attempt, on r's
-// table, could not place hash h of hs.
-func buildFailed(r *reader, hs []uint64, h uint64, attempt int) error {
-	t := &r.t
+// buildFailed is the error of a build whose attempt-th attempt, on table
+// t, could not place hash h of hs.
+func buildFailed(t *table, hs []uint64, h uint64, attempt int) error {
 	if k, b1, b2 := keysCrowded(t, hs, h); k > 2*slotsPerBucket {
 		return formatErr(ErrFull, "%d keys of distinct fingerprints share buckets %d and %d of %d, which hold %d: "+
 			"keys chosen to collide, or hashes that are not Hash's (Config.Key keeps keys from being chosen)",
@@ -220,13 +213,11 @@ func buildFilter[T Hashable](r reader, p params, hs []uint64) (*Filter[T], error
 	if err != nil {
 		return nil, err
 	}
-	c.maxKicks, c.kickBuf = p.maxKicks, nil
-	if p.maxKicks > kickStackSteps {
-		c.kickBuf = make([]byte, (p.maxKicks+3)/4)
-	}
 	c.capacity = capacityFor(c.t.m, c.t.fbits)
 	c.maxCapacity = c.capacity
-	return &Filter[T]{c: c}, nil
+	f := &Filter[T]{c: newCore(c.reader, p.maxKicks)}
+	f.c.rng = c.rng
+	return f, nil
 }
 
 // insertAll inserts every hash of hs that the table does not already report

@@ -20,9 +20,8 @@ func ContainsEncoded[T Hashable](data []byte, key T) (bool, error) {
 	return containsEncoded(data, kindOf[T](), unsafe.Pointer(&key))
 }
 
-// ContainsHashEncoded is ContainsEncoded for a key hashed with Hash by a
-// filter or view of the encoded filter's seed, which answers for keys of
-// any family.
+// ContainsHashEncoded is ContainsEncoded, for keys of any family, for a key
+// hashed with Hash by a filter or view of the encoded filter's seed.
 func ContainsHashEncoded(data []byte, h uint64) (bool, error) {
 	return containsEncoded(data, kindHash, unsafe.Pointer(&h))
 }

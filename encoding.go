@@ -54,8 +54,7 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// header is the decoded fixed part of an encoding: its header, or a compact
-// encoding's trailer and length.
+// header is an encoding's header, or a compact one's trailer and length.
 type header struct {
 	compact     bool
 	layout      Layout
@@ -90,8 +89,7 @@ func (h *header) size() uint64 {
 	return headerSize
 }
 
-// tableSize is the size of the table region, padding included: for a
-// compact encoding everything after the version byte.
+// tableSize is the size of the table, padding (a compact trailer) included.
 func (h *header) tableSize() uint64 {
 	bbits := bucketBits(h.layout, h.f+h.g-h.k+genBits(h.gens))
 	if h.compact {
@@ -133,8 +131,8 @@ func (h *header) put(b *[headerSize]byte) {
 	}
 }
 
-// checkVersion checks the magic and the version, which every version of
-// the header keeps in its first 6 bytes, all b need hold.
+// checkVersion checks the magic and version, the first 6 bytes of b in
+// every version of the header.
 func checkVersion(b []byte) error {
 	if [4]byte(b) != formatMagic {
 		return formatErr(ErrCorrupt, "bad magic %q", b[:4])
@@ -255,8 +253,7 @@ const (
 )
 
 // compactLenErr is EncodedLen's and ReadFrom's error for bytes that start
-// with v, a compact version byte: such an encoding's length only its
-// container knows.
+// with v, a compact version byte: only its container knows its length.
 func compactLenErr(v byte) error {
 	if err := checkCompactVersion(v); err != nil {
 		return err
@@ -314,8 +311,7 @@ func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (heade
 	return h, t, nil
 }
 
-// errFamily is the error for an encoding of keys of family enc read as
-// keys of kind.
+// errFamily is the error for an encoding of family enc read as keys of kind.
 func errFamily(enc, kind keyKind) error {
 	return formatErr(ErrIncompatible, "filter of %s keys read as %s keys", enc.familyName(), kind.family().familyName())
 }
@@ -367,8 +363,7 @@ func (f *Filter[T]) header() header {
 	return encodingHeader(&f.c.reader, kindOf[T]().family(), f.c.maxKicks, f.c.rng, f.c.gen)
 }
 
-// encodingHeader describes, for its encoding, the filter of r with keys of
-// the given family, maxKicks, the PRNG state rng and current generation gen.
+// encodingHeader is the header of r's filter of keys of the given family.
 func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64, gen uint) header {
 	t := &r.t
 	return header{
@@ -378,8 +373,8 @@ func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64, gen uin
 	}
 }
 
-// EncodedSize is the length of the filter's encoding: what AppendBinary
-// appends and WriteTo writes. It is 0 for the zero Filter.
+// EncodedSize is the length of what AppendBinary appends and WriteTo
+// writes; 0 for the zero Filter.
 func (f *Filter[T]) EncodedSize() int {
 	if f.c.t.data == nil {
 		return 0
@@ -449,9 +444,9 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 // zero Filter, as UnmarshalText and ReadFrom do.
 func (f *Filter[T]) UnmarshalBinary(data []byte) error { return f.unmarshal(data, false, f.c.h.sip()) }
 
-// unmarshal makes f the filter encoded in data, keyed with key (nil:
-// unkeyed). Its table aliases data if owned, which nothing else then holds,
-// and is padded (not a compact encoding's trailer); else it is a copy.
+// unmarshal makes f the filter encoded in data, keyed with key (or nil),
+// whose table aliases data if owned (nothing else holds it) and padded
+// (not a compact trailer), else copies it.
 func (f *Filter[T]) unmarshal(data []byte, owned bool, key *sipHasher) error {
 	h, t, err := decode(data, kindOf[T](), checkAll, key)
 	if err != nil {
@@ -552,8 +547,7 @@ func readErr(err error, started bool) error {
 	return fmt.Errorf("cuckoo: reading a filter: %w", err)
 }
 
-// decodedReader is the reader of a decoded filter of keys of type T, keyed
-// with key (nil: unkeyed).
+// decodedReader is the reader of a decoded filter, keyed with key (or nil).
 func decodedReader[T Hashable](h *header, t table, key *sipHasher) reader {
 	r := reader{t: t, h: newHasher(h.seed), kind: kindOf[T](), count: int(h.count), capacity: int(h.capacity),
 		maxCapacity: int(h.maxCapacity)}

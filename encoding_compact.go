@@ -29,8 +29,7 @@ const (
 	compactMark     = 0xa0
 )
 
-// isCompact reports whether an encoding whose first byte is b is compact,
-// of any version.
+// isCompact reports whether an encoding starting with b is compact, of any version.
 func isCompact(b byte) bool { return b >= 1 && b <= maxCompactVersion }
 
 // checkCompactVersion checks the version byte v of a compact encoding.
@@ -54,8 +53,7 @@ func countBytes(count uint64, seeded bool, reach uint64) uint64 {
 	return c
 }
 
-// compactTail is the length of what follows the buckets in a compact
-// encoding of the given shape.
+// compactTail is the length of the trailer after a compact encoding's buckets.
 func compactTail(s *shape, seed, count uint64) uint64 {
 	seedLen := uint64(0)
 	if seed != DefaultSeed {
@@ -95,8 +93,7 @@ func (f *Filter[T]) AppendCompact(b []byte) ([]byte, error) {
 	return appendCompactTrailer(b, start, r, kindOf[T]().family()), nil
 }
 
-// appendCompactTrailer appends what follows the buckets in the compact
-// encoding, starting at b[start], of r's filter of keys of the family.
+// appendCompactTrailer appends the trailer of r's compact encoding, which starts at b[start].
 func appendCompactTrailer(b []byte, start int, r *reader, family keyKind) []byte {
 	t := &r.t
 	count, seeded := uint64(r.count), r.h.seed != DefaultSeed
