@@ -5,23 +5,21 @@ import (
 	"slices"
 )
 
-// Build returns a fixed filter holding keys, in the smallest table it can
-// place them in: the fewest buckets that could hold them, then slightly
-// larger tables, smaller than New's for the same keys (README, "Choosing
-// parameters"). No key is ever dropped.
-//
-// Its work and memory are O(len(keys)), whatever the keys: at most 16
-// attempts (33 when keys repeat), on tables at most 30 buckets or 6.1%
-// larger than the first, then an error wrapping ErrFull. Random keys fit in
-// the first few attempts; keys that fit in none were chosen to collide
-// (see "Security"; set Config.Key for keys an adversary may choose).
+// Build returns a fixed filter holding keys in the smallest table it can
+// place them in, trying the fewest buckets that could hold them, then
+// slightly larger tables: smaller than New's for the same keys (README,
+// "Choosing parameters"). No key is ever dropped. Work and memory are
+// O(len(keys)), whatever the keys: at most 16 attempts (33 when keys
+// repeat), on tables at most 30 buckets or 6.1% larger than the first, then
+// an error wrapping ErrFull. Random keys fit in the first few; keys that fit
+// in none were chosen to collide (set Config.Key if an adversary may choose
+// them: "Security").
 //
 // cfg is New's Config without Capacity, MaxCapacity and Generations, which
 // must be 0; FalsePositiveRate picks the smallest width that reaches it
 // when full. Len is the number of keys stored and Capacity what New
-// promises for a table of this size, so Len is usually above Capacity and
-// inserts after Build may fail; emptied with Reset, the filter accepts
-// Capacity keys. MaxKicks bounds those later inserts.
+// promises for a table of this size, so inserts after Build, bounded by
+// MaxKicks, may fail; emptied with Reset, the filter accepts Capacity keys.
 //
 // Like InsertUnique, Build skips a key the filter already reports present:
 // duplicates cost nothing, and a key sharing another's fingerprint and
@@ -41,8 +39,8 @@ func Build[T Hashable](cfg Config, keys []T) (*Filter[T], error) {
 }
 
 // BuildHashes is Build for keys hashed with Hash by a filter of the same
-// Seed and Key: it allocates the filter only, and leaves hashes as they
-// are. Its bound is Build's, also for values that are not Hash's (small
+// Seed and Key, which it leaves as they are, allocating the filter only.
+// Its bound is Build's, also for values that are not Hash's (small
 // integers, say), which may crowd buckets and fail with ErrFull.
 func BuildHashes[T Hashable](cfg Config, hashes []uint64) (*Filter[T], error) {
 	r, p, err := buildReader[T](cfg, len(hashes))
@@ -53,13 +51,12 @@ func BuildHashes[T Hashable](cfg Config, hashes []uint64) (*Filter[T], error) {
 }
 
 // AppendCompactHashes appends to b the compact encoding (AppendCompact) of
-// the filter BuildHashes(cfg, hashes) returns, and returns the extended
-// slice. It builds the table in b's spare capacity, so it allocates
-// nothing but b's growth: a writer that reuses b and hashes allocates
-// nothing once they are large enough. A Config with a Key gives an error
-// wrapping ErrIncompatible; hashes that BuildHashes cannot place give its
-// error, wrapping ErrFull, after the same bounded work and memory. On an
-// error b is returned unchanged.
+// the filter BuildHashes(cfg, hashes) returns, building the table in b's
+// spare capacity: it allocates nothing but b's growth, so a writer that
+// reuses b and hashes allocates nothing once they are large enough. A
+// Config with a Key gives an error wrapping ErrIncompatible, hashes that
+// BuildHashes cannot place its error, after the same bounded work and
+// memory; on an error b is returned unchanged.
 func AppendCompactHashes[T Hashable](b []byte, cfg Config, hashes []uint64) ([]byte, error) {
 	r, p, err := buildReader[T](cfg, len(hashes))
 	switch {

@@ -361,12 +361,7 @@ func bitsForRate(rate float64, full bool) (uint, bool) {
 }
 
 // genBits is a slot's generation bits for gens generations: ceil(log2 gens).
-func genBits(gens uint) uint {
-	if gens <= 1 {
-		return 0
-	}
-	return uint(bits.Len(gens - 1))
-}
+func genBits(gens uint) uint { return uint(bits.Len(max(gens, 1) - 1)) }
 
 // checkGenerations checks and records Config.Generations g.
 func (p *params) checkGenerations(g int) error {

@@ -6,16 +6,15 @@ import (
 )
 
 // ContainsEncoded reports whether the filter encoded in data may hold key:
-// Contains of NewViewUnverified(data), reading the table where it lies,
-// without a View's allocation. data must be exactly one encoding (with a
-// header or compact) of an unkeyed filter whose keys hash like T's; an
-// expiring filter answers as when it was encoded. It checks the header and
-// the length on every call, in constant time, but neither the checksum nor
-// the table: use it on bytes verified otherwise. Whatever the bytes, it
-// never reads outside data and never panics; for bytes it cannot read as
-// such a filter it returns true, which rules nothing out, and an error
-// wrapping ErrCorrupt, ErrUnsupportedVersion or ErrIncompatible. It
-// allocates nothing but that error.
+// Contains of NewViewUnverified(data), reading the table in place without a
+// View's allocation. data must be exactly one encoding (with a header or
+// compact) of an unkeyed filter whose keys hash like T's; an expiring one
+// answers as when it was encoded. It checks the header and length on every
+// call, in constant time, but neither the checksum nor the table: use it on
+// bytes verified otherwise. It never reads outside data and never panics;
+// for bytes it cannot read as such a filter it returns true, which rules
+// nothing out, and an error wrapping ErrCorrupt, ErrUnsupportedVersion or
+// ErrIncompatible. It allocates nothing but that error.
 func ContainsEncoded[T Hashable](data []byte, key T) (bool, error) {
 	return containsEncoded(data, kindOf[T](), unsafe.Pointer(&key))
 }

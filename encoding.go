@@ -56,21 +56,15 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // header is an encoding's header, or a compact one's trailer and length.
 type header struct {
-	compact     bool
-	layout      Layout
-	f           uint    // fingerprint bits; slots have f+g-k bits, and genBits(gens) more
-	kind        keyKind // the key family
-	m           uint64  // buckets: m0 << k
-	count       uint64
-	capacity    uint64
-	seed        uint64
-	maxKicks    uint64
-	rng         uint64
-	g, k        uint // a growable filter's doublings in all and done (growth.go)
-	maxCapacity uint64
-	keyed       bool
-	keyCheck    uint64 // keyed.go
-	gens, gen   uint   // Config.Generations (0: keys never expire), and the current one (expiry.go)
+	compact, keyed               bool
+	layout                       Layout
+	kind                         keyKind // the key family
+	f, g, k                      uint    // fingerprint bits, doublings in all and done (growth.go)
+	gens, gen                    uint    // Config.Generations (0: keys never expire), the current one (expiry.go)
+	m                            uint64  // buckets: m0 << k
+	count, capacity, maxCapacity uint64
+	seed, rng, maxKicks          uint64
+	keyCheck                     uint64 // keyed.go
 }
 
 // shape is the encoded table without data.
@@ -346,15 +340,12 @@ func (t *table) checkStructure(count uint64, padded bool) error {
 	return nil
 }
 
+var familyNames = [...]string{kindInt: "integer", kindFloat: "float", kindBytes: "string/[]byte/[N]byte"}
+
 // familyName names a key family in errors.
 func (k keyKind) familyName() string {
-	switch k {
-	case kindInt:
-		return "integer"
-	case kindFloat:
-		return "float"
-	case kindBytes:
-		return "string/[]byte/[N]byte"
+	if k != kindInvalid && int(k) < len(familyNames) {
+		return familyNames[k]
 	}
 	return fmt.Sprintf("kind %d", k)
 }
@@ -470,13 +461,12 @@ func (f *Filter[T]) unmarshal(data []byte, owned bool, key *sipHasher) error {
 const readChunk = 32<<10 - headerSize
 
 // ReadFrom replaces the filter with one encoding read from r, as WriteTo
-// wrote it, never reading past its end, and returns the number of bytes
-// read; checks and errors are UnmarshalBinary's, and after an error the
-// filter is unchanged. At a clean end of stream, before an encoding's first
-// byte, it returns 0 and io.EOF itself (or r's error wrapping it), so a
-// loop over filters written back to back stops there; a stream that ends
-// inside an encoding gives an error wrapping ErrCorrupt and
-// io.ErrUnexpectedEOF, never io.EOF.
+// wrote it, never reading past its end, and returns the bytes read; checks
+// and errors (the filter unchanged) are UnmarshalBinary's. At a clean end of
+// stream, before an encoding's first byte, it returns 0 and io.EOF itself
+// (or r's error wrapping it), so a loop over filters written back to back
+// stops there; a stream that ends inside one gives an error wrapping
+// ErrCorrupt and io.ErrUnexpectedEOF, never io.EOF.
 func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	buf, err := readEncoding(r)
 	if err == nil {

@@ -8,10 +8,9 @@ import (
 )
 
 // Printing shows what a filter is, never what it holds: Format sends every
-// verb to String or GoString, so no verb prints the seed, the PRNG state or
-// the table. A Filter reached by value (its methods have pointer receivers,
-// as vet reports copies) prints its fields, never the key (behind
-// hasher.secret); a View may be copied, so its receivers are values.
+// verb to String or GoString, so no verb prints the seed, PRNG state or
+// table. A Filter reached by value (its receivers are pointers, as vet
+// reports copies) prints its fields, never the key (behind hasher.secret).
 
 // String describes the filter in one line, for example
 //
