@@ -6,9 +6,8 @@ import (
 	"slices"
 )
 
-// The text encoding is the binary format (FORMAT.md) in standard base64
-// (RFC 4648, padded), so that encoding/json, encoding/xml and other text
-// encoders store a filter as one string instead of silently dropping it.
+// The text encoding is the binary one in padded standard base64, so that
+// text encoders such as encoding/json store a filter rather than drop it.
 
 // AppendText appends to b the encoding MarshalText returns.
 func (f *Filter[T]) AppendText(b []byte) ([]byte, error) {

@@ -10,16 +10,15 @@ import (
 // bits per key. Make it with New, Build, BuildHashes or DecodeKeyed, or
 // decode into a zero Filter. Its methods that change nothing (queries,
 // introspection, Clone, encoders) may run from many goroutines at once;
-// the others need exclusive access (a ConcurrentFilter's need none).
+// the others need exclusive access (a ConcurrentFilter's need none). A
+// Filter must not be copied (a copy shares the table, not the count; go vet
+// reports it): Clone makes an independent one.
 //
 // The zero Filter answers as an empty filter that cannot take keys: its
 // queries find nothing, Delete, Reset and Advance do nothing, its counts,
 // rates, Seed and Generations are 0, Hash hashes as DefaultSeed does, and
 // its inserts, Merge and encoders return errors wrapping ErrIncompatible;
 // the decoders turn it into a decoded filter.
-//
-// A Filter value must not be copied (g := *f shares f's table but not its
-// count); go vet reports such copies. Clone makes an independent copy.
 type Filter[T Hashable] struct {
 	_ noCopy
 	c core
@@ -69,10 +68,10 @@ func (f *Filter[T]) Count(key T) int { return f.c.countHash(f.Hash(key)) }
 // CountHash is Count for a key hashed with Hash.
 func (f *Filter[T]) CountHash(h uint64) int { return f.c.countHash(h) }
 
-// Insert adds key, with at most MaxKicks displacements. It returns ErrFull
-// if they found no free slot and ErrTooManyDuplicates if key's buckets
-// hold 8 copies of its fingerprint; the filter then holds exactly what it
-// held, in the same table (only the displacement PRNG has moved on).
+// Insert adds key, with at most MaxKicks displacements. After ErrFull (they
+// found no free slot) or ErrTooManyDuplicates (key's buckets hold 8 copies
+// of its fingerprint) the filter holds what it held, in the same table;
+// only the displacement PRNG has moved on.
 func (f *Filter[T]) Insert(key T) error { return f.c.insert(f.c.kind, unsafe.Pointer(&key)) }
 
 // InsertHash is Insert for a key hashed with Hash.
@@ -109,15 +108,14 @@ func (f *Filter[T]) Delete(key T) bool { return f.c.delete(f.Hash(key)) }
 func (f *Filter[T]) DeleteHash(h uint64) bool { return f.c.delete(h) }
 
 // Clone returns an independent copy of the filter, PRNG state included, so
-// that given the same operations it continues to the same bytes. It
-// allocates a table of SizeBytes. The Clone of a zero Filter is zero.
+// that given the same operations it continues to the same bytes, in a new
+// table of SizeBytes. The Clone of a zero Filter is zero.
 func (f *Filter[T]) Clone() *Filter[T] {
 	if f.c.t.data == nil {
 		return new(Filter[T])
 	}
 	g := &Filter[T]{c: newCore(f.c.reader, f.c.maxKicks)}
-	g.c.t.data = newTableData(uint64(len(f.c.t.data)))
-	copy(g.c.t.data, f.c.t.data)
+	g.c.t.data = append(newTableData(uint64(len(f.c.t.data)))[:0], f.c.t.data...)
 	g.c.rng, g.c.gen = f.c.rng, f.c.gen
 	return g
 }
@@ -197,8 +195,8 @@ func (c *reader) loadFactor() float64 {
 	return float64(c.count) / float64(c.slots())
 }
 
-// estimatedFPR is the expected rate: a growable filter that has doublings
-// left matches its slots' layer bits too, 2^(g-k) times rarer.
+// estimatedFPR is the expected rate; slots with doublings left match their
+// layer bits too, 2^(g-k) times rarer.
 func (c *reader) estimatedFPR() float64 {
 	if c.t.m == 0 {
 		return 0

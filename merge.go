@@ -16,8 +16,7 @@ func (f *Filter[T]) Merge(o *Filter[T]) error {
 		return err
 	}
 	c := f.c
-	c.t.data = newTableData(uint64(len(f.c.t.data)))
-	copy(c.t.data, f.c.t.data)
+	c.t.data = append(newTableData(uint64(len(f.c.t.data)))[:0], f.c.t.data...)
 	if err := c.mergeTable(&o.c.t); err != nil {
 		return err
 	}
