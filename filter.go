@@ -173,8 +173,7 @@ func (c *reader) hash(p unsafe.Pointer) uint64 { return c.h.key(c.kind, p) }
 // hashKeyOf is Hash of key by r, or by DefaultSeed for a zero Filter or View.
 func hashKeyOf[T Hashable](r *reader, key T) uint64 {
 	if r.kind == kindInvalid {
-		h := newHasher(DefaultSeed)
-		return h.key(kindOf[T](), unsafe.Pointer(&key))
+		return Hash(key)
 	}
 	return r.hash(unsafe.Pointer(&key))
 }
