@@ -154,7 +154,13 @@ func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, 
 		r.t.data = buf[:n]
 		clear(r.t.data)
 		c := core{reader: r, maxKicks: kicks, rng: r.h.seed, kickBuf: buf[n : n+kickLen]}
-		failed := c.insertAll(hs)
+		failed := -1 // the first of hs that did not go in
+		for i, h := range hs {
+			if !c.containsHash(h) && c.insertHash(h) != nil {
+				failed = i
+				break
+			}
+		}
 		switch {
 		case failed < 0 && held == 0 && buildStart(c.count, p.f) < m-m/64:
 			held, m, attempt = m, buildStart(c.count, p.f), 0
@@ -215,20 +221,6 @@ func buildFilter[T Hashable](r reader, p params, hs []uint64) (*Filter[T], error
 	f := &Filter[T]{c: newCore(c.reader, p.maxKicks)}
 	f.c.rng = c.rng
 	return f, nil
-}
-
-// insertAll inserts every hash of hs that the table does not already report
-// present, and returns the index of the first that did not go in, or -1.
-func (c *core) insertAll(hs []uint64) int {
-	for i, h := range hs {
-		if c.containsHash(h) {
-			continue
-		}
-		if c.insertHash(h) != nil {
-			return i
-		}
-	}
-	return -1
 }
 
 // buildStart is the bucket count Build tries first for n keys of f-bit

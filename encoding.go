@@ -87,7 +87,11 @@ func (h *header) size() uint64 {
 func (h *header) tableSize() uint64 {
 	bbits := bucketBits(h.layout, h.f+h.g-h.k+genBits(h.gens))
 	if h.compact {
-		return h.m*uint64(bbits)/8 + compactTail(shapeOf(h.layout, h.f), h.seed, h.count)
+		n := h.m*uint64(bbits)/8 + compactFields + countBytes(h.count, h.seed != DefaultSeed, uint64(shapeOf(h.layout, h.f).reach))
+		if h.seed != DefaultSeed {
+			n += compactSeedLen
+		}
+		return n
 	}
 	return tableBytes(h.m, bbits)
 }
@@ -263,7 +267,11 @@ func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (heade
 	var h header
 	var err error
 	if len(data) > 0 && isCompact(data[0]) {
-		h, err = parseCompact(data)
+		// Decoded, a compact encoding has the Capacity of its table.
+		if h, err = compactHeader(data); err == nil {
+			h.capacity = uint64(capacityFor(h.m, h.f))
+			h.maxCapacity = h.capacity
+		}
 	} else {
 		h, err = parseHeader(data)
 	}

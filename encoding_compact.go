@@ -53,15 +53,6 @@ func countBytes(count uint64, seeded bool, reach uint64) uint64 {
 	return c
 }
 
-// compactTail is the length of the trailer after a compact encoding's buckets.
-func compactTail(s *shape, seed, count uint64) uint64 {
-	seedLen := uint64(0)
-	if seed != DefaultSeed {
-		seedLen = compactSeedLen
-	}
-	return compactFields + countBytes(count, seedLen != 0, uint64(s.reach)) + seedLen
-}
-
 // AppendCompact appends the filter's compact encoding (FORMAT.md) to b: the
 // buckets and 4 to 9 bytes (12 to 16 with a seed not DefaultSeed), against
 // AppendBinary's 148, for storage that records each encoding's length and
@@ -111,22 +102,12 @@ func appendCompactTrailer(b []byte, start int, r *reader, family keyKind) []byte
 	return b
 }
 
-// parseCompact checks the compact encoding that is all of data, which
-// starts with a compact version byte, and returns the header of the decoded
-// filter: the Capacity of its table, the default MaxKicks, the PRNG at the seed.
-func parseCompact(data []byte) (header, error) {
-	h, err := compactHeader(data)
-	if err != nil {
-		return header{}, err
-	}
-	h.capacity = uint64(capacityFor(h.m, h.f))
-	h.maxCapacity = h.capacity
-	return h, nil
-}
-
-// compactHeader is parseCompact without the capacity, which a lookup
-// straight from the bytes (containsOther) does not need: capacityFor costs
-// more than such a lookup for fingerprints of 8 to 10 bits (splitsTable).
+// compactHeader checks the compact encoding that is all of data, which
+// starts with a compact version byte, and returns the header of its filter
+// (the default MaxKicks, the PRNG at the seed) without the capacity, which
+// decode adds: a lookup straight from the bytes (containsOther) does not
+// need it, and capacityFor costs more than such a lookup for fingerprints
+// of 8 to 10 bits (splitsTable).
 func compactHeader(data []byte) (header, error) {
 	if err := checkCompactVersion(data[0]); err != nil {
 		return header{}, err
