@@ -177,8 +177,7 @@ func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, 
 	}
 }
 
-// buildFailed is the error of a build whose attempt-th attempt, on table
-// t, could not place hash h of hs.
+// buildFailed is the error of an attempt that could not place h of hs in t.
 func buildFailed(t *table, hs []uint64, h uint64, attempt int) error {
 	if k, b1, b2 := keysCrowded(t, hs, h); k > 2*slotsPerBucket {
 		return formatErr(ErrFull, "%d keys of distinct fingerprints share buckets %d and %d of %d, which hold %d: "+
@@ -209,8 +208,7 @@ func keysCrowded(t *table, hs []uint64, h uint64) (k int, b1, b2 uint64) {
 	return k, b1, b2
 }
 
-// buildFilter is build into a table of its own, made a fixed filter of
-// p's MaxKicks.
+// buildFilter is build into a table of its own, a fixed filter of p's MaxKicks.
 func buildFilter[T Hashable](r reader, p params, hs []uint64) (*Filter[T], error) {
 	c, err := build(r, p, hs, func(n uint64) []byte { return newTableData(n + n/64) })
 	if err != nil {

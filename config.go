@@ -168,7 +168,16 @@ func (c Config) check(full bool) (params, error) {
 		}
 		p.f = f
 	}
-	return p, p.checkGenerations(c.Generations)
+	g := c.Generations
+	if g < 0 || g > MaxGenerations {
+		return p, invalidField("Generations", "%d must be in 0..%d", g, MaxGenerations)
+	}
+	if b := genBits(uint(g)); p.f+b > maxFingerprintBits {
+		return p, invalidField("Generations", "%d needs %d bits a slot beside the %d-bit fingerprint, and a slot holds at most %d: use fingerprints of at most %d bits",
+			g, b, p.f, maxFingerprintBits, maxFingerprintBits-b)
+	}
+	p.gens = uint(g)
+	return p, nil
 }
 
 // minBaseBuckets is the fewest buckets a growable table starts with: the
@@ -362,16 +371,3 @@ func bitsForRate(rate float64, full bool) (uint, bool) {
 
 // genBits is a slot's generation bits for gens generations: ceil(log2 gens).
 func genBits(gens uint) uint { return uint(bits.Len(max(gens, 1) - 1)) }
-
-// checkGenerations checks and records Config.Generations g.
-func (p *params) checkGenerations(g int) error {
-	if g < 0 || g > MaxGenerations {
-		return invalidField("Generations", "%d must be in 0..%d", g, MaxGenerations)
-	}
-	if b := genBits(uint(g)); p.f+b > maxFingerprintBits {
-		return invalidField("Generations", "%d needs %d bits a slot beside the %d-bit fingerprint, and a slot holds at most %d: use fingerprints of at most %d bits",
-			g, b, p.f, maxFingerprintBits, maxFingerprintBits-b)
-	}
-	p.gens = uint(g)
-	return nil
-}

@@ -242,7 +242,6 @@ func allZero(b []byte) bool {
 	return true
 }
 
-// decodeLevel says how much of an encoding decode checks.
 type decodeLevel uint8
 
 const (
@@ -259,10 +258,9 @@ func compactLenErr(v byte) error {
 	return formatErr(ErrIncompatible, "a compact encoding does not record its length: read it whole, then UnmarshalBinary or NewView")
 }
 
-// decode checks that data is exactly one encoding of a filter of key
-// family kind, keyed with key (nil: unkeyed), and returns its header and a
-// table aliasing data. It allocates nothing but an error: every size is
-// checked against len(data) first.
+// decode checks that data is exactly one encoding of a filter of key family
+// kind, keyed with key (or nil), and returns its header and a table aliasing
+// data, allocating nothing but an error.
 func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (header, table, error) {
 	var h header
 	var err error
@@ -350,7 +348,6 @@ func (t *table) checkStructure(count uint64, padded bool) error {
 
 var familyNames = [...]string{kindInt: "integer", kindFloat: "float", kindBytes: "string/[]byte/[N]byte"}
 
-// familyName names a key family in errors.
 func (k keyKind) familyName() string {
 	if k != kindInvalid && int(k) < len(familyNames) {
 		return familyNames[k]
@@ -484,8 +481,7 @@ func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 }
 
 // readEncoding reads one encoding with a header from r, never past its end,
-// and returns its bytes, or the bytes read and an error. It checks the
-// magic and version, then the header, before reading further.
+// checking the magic and version, then the header, before it reads on.
 func readEncoding(r io.Reader) ([]byte, error) {
 	var head [headerSize]byte
 	n, err := io.ReadFull(r, head[:offVersion+2])
