@@ -139,10 +139,7 @@ func (c Config) resolve() (params, error) {
 // check checks every field of c but MaxCapacity and resolves all but the
 // table's size (p.m, p.maxCapacity), choosing widths for a full table if full.
 func (c Config) check(full bool) (params, error) {
-	p := params{key: c.Key, capacity: c.Capacity, layout: c.Layout, seed: c.Seed, maxKicks: c.MaxKicks}
-	if p.maxKicks == 0 {
-		p.maxKicks = DefaultMaxKicks
-	}
+	p := params{key: c.Key, capacity: c.Capacity, layout: c.Layout, seed: c.Seed, maxKicks: cmp.Or(c.MaxKicks, DefaultMaxKicks)}
 	switch {
 	case c.Capacity <= 0:
 		return p, invalidField("Capacity", "%d must be > 0", c.Capacity)

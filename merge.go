@@ -33,22 +33,20 @@ func (f *Filter[T]) checkMerge(o *Filter[T]) error {
 		return fmt.Errorf("%w: Merge of a filter into itself (it would double every count)", ErrIncompatible)
 	case f.c.t.data == nil || o.c.t.data == nil:
 		return fmt.Errorf("%w: Merge with a zero Filter", ErrIncompatible)
-	}
-	switch a, b := &f.c.t, &o.c.t; {
 	case f.c.h.seed != o.c.h.seed:
 		return fmt.Errorf("%w: Merge of filters with different seeds", ErrIncompatible)
 	case !sameKey(&f.c.h, &o.c.h):
 		return fmt.Errorf("%w: Merge of filters with different keys (Config.Key)", ErrIncompatible)
-	case a.fbits != b.fbits:
-		return fmt.Errorf("%w: Merge of filters with different fingerprint widths (%d and %d bits)", ErrIncompatible, a.fbits, b.fbits)
-	case a.layout != b.layout:
-		return fmt.Errorf("%w: Merge of filters with different layouts (%v and %v)", ErrIncompatible, a.layout, b.layout)
-	case a.m0 != b.m0:
-		return fmt.Errorf("%w: Merge of filters with different first tables (%d and %d buckets: Capacity differs)", ErrIncompatible, a.m0, b.m0)
-	case a.gens != 0 || b.gens != 0:
-		return fmt.Errorf("%w: Merge of an expiring filter (Generations %d into %d): generations are not merged", ErrIncompatible, b.gens, a.gens)
-	case a.g != b.g:
-		return fmt.Errorf("%w: Merge of filters that can double different numbers of times (%d and %d: MaxCapacity differs)", ErrIncompatible, a.g, b.g)
+	case f.c.t.fbits != o.c.t.fbits:
+		return fmt.Errorf("%w: Merge of filters with different fingerprint widths (%d and %d bits)", ErrIncompatible, f.c.t.fbits, o.c.t.fbits)
+	case f.c.t.layout != o.c.t.layout:
+		return fmt.Errorf("%w: Merge of filters with different layouts (%v and %v)", ErrIncompatible, f.c.t.layout, o.c.t.layout)
+	case f.c.t.m0 != o.c.t.m0:
+		return fmt.Errorf("%w: Merge of filters with different first tables (%d and %d buckets: Capacity differs)", ErrIncompatible, f.c.t.m0, o.c.t.m0)
+	case f.c.t.gens != 0 || o.c.t.gens != 0:
+		return fmt.Errorf("%w: Merge of an expiring filter (Generations %d into %d): generations are not merged", ErrIncompatible, o.c.t.gens, f.c.t.gens)
+	case f.c.t.g != o.c.t.g:
+		return fmt.Errorf("%w: Merge of filters that can double different numbers of times (%d and %d: MaxCapacity differs)", ErrIncompatible, f.c.t.g, o.c.t.g)
 	}
 	return nil
 }
