@@ -51,12 +51,13 @@ type Config struct {
 	// about Capacity items and doubles it, without the keys, whenever it is
 	// full, until it holds MaxCapacity. Inserting MaxCapacity distinct keys
 	// into a new filter succeeds, at most at the configured false-positive
-	// rate at every size. Until grown, a slot carries a bit per doubling
-	// left (about (f+d)/f the bytes of a fixed filter); FingerprintBits plus
-	// the doublings must be at most 32, or New's error names the widths
-	// that can grow that far. 0, or Capacity, makes a fixed filter, as does
-	// a MaxCapacity below twice Capacity or of 72 items or fewer (no room to
-	// double): then Capacity and Config().Capacity are MaxCapacity.
+	// rate at every size. A slot carries a bit per doubling left (about
+	// (f+d)/f the bytes of a fixed filter; grown, the size of one for
+	// MaxCapacity); FingerprintBits plus the doublings must be at most 32, or
+	// New's error names the widths that can grow that far. 0, or Capacity,
+	// makes a fixed filter, as does a MaxCapacity below twice Capacity or of
+	// 72 items or fewer (no room to double): then Capacity and
+	// Config().Capacity are MaxCapacity.
 	MaxCapacity int
 	// Generations (at most MaxGenerations) makes keys expire (see Advance):
 	// with G >= 2 every stored key belongs to the generation it was inserted
