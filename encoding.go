@@ -210,11 +210,11 @@ func parseHeader(b []byte) (header, error) {
 
 // EncodedLen returns the length n of the encoding with a header that starts
 // at data, from its header alone, so that filters stored back to back open
-// without an index: NewView(data[:n]). If data holds fewer than n bytes it
-// returns n and an error wrapping ErrCorrupt and io.ErrUnexpectedEOF. It
-// checks the header as NewView does, with its errors; a length too large
-// for an int gives one wrapping ErrIncompatible. It never panics and
-// allocates nothing but an error.
+// without an index: NewView(data[:n]). It checks the header as NewView
+// does, with its errors; a length too large for an int gives one wrapping
+// ErrIncompatible, and data shorter than n gives n and one wrapping
+// ErrCorrupt and io.ErrUnexpectedEOF. It never panics and allocates nothing
+// but an error.
 func EncodedLen(data []byte) (int, error) {
 	if len(data) > 0 && isCompact(data[0]) {
 		return 0, compactLenErr(data[0])
@@ -431,13 +431,12 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 
 // UnmarshalBinary replaces the filter with the one encoded in data, exactly
 // one encoding (either kind, FORMAT.md) of a filter whose keys hash like T's
-// (see Hashable). It copies the table, keeps no reference to data, and
+// (see Hashable). It copies the table, keeping no reference to data, and
 // continues exactly as the encoded filter would have: same answers,
-// Capacity, MaxKicks, displacement order, generations and current
-// generation. Errors wrap ErrCorrupt, ErrChecksum, ErrUnsupportedVersion or
-// ErrIncompatible and leave the filter unchanged; sizes are checked against
-// len(data) before anything is allocated, and nothing panics. It works on a
-// zero Filter, as UnmarshalText and ReadFrom do.
+// Capacity, MaxKicks, displacement order and generations. Errors wrap
+// ErrCorrupt, ErrChecksum, ErrUnsupportedVersion or ErrIncompatible and
+// leave the filter unchanged; sizes are checked against len(data) before
+// anything is allocated, and nothing panics. It works on a zero Filter.
 func (f *Filter[T]) UnmarshalBinary(data []byte) error { return f.unmarshal(data, false, f.c.h.sip()) }
 
 // unmarshal makes f the filter encoded in data, keyed with key (or nil),

@@ -5,7 +5,9 @@ import "unsafe"
 // View is a read-only filter that answers queries straight from an
 // encoding (FORMAT.md), such as a memory-mapped file, with a Filter's lookup
 // code and without copying the table. Make it with NewView,
-// NewViewUnverified or NewKeyedView; its methods are safe for concurrent use.
+// NewViewUnverified or NewKeyedView; its methods are safe for concurrent
+// use. The zero View answers as an empty filter: its queries find nothing,
+// its counts, rates and Seed are 0, and Hash hashes as DefaultSeed does.
 //
 // The bytes must not change while the View is in use; they read alike on
 // any host (the table is little-endian), and the View asks for no huge pages
@@ -14,9 +16,6 @@ import "unsafe"
 // nothing truncates (write a new one and rename it into place), or call
 // debug.SetPanicOnFault(true) in the looking-up goroutine and stop using the
 // View after the panic (see the mmap example).
-//
-// The zero View answers as an empty filter: its queries find nothing, its
-// counts, rates and Seed are 0, and Hash hashes as DefaultSeed does.
 type View[T Hashable] struct {
 	r   reader
 	gen uint // an expiring filter's current generation, as encoded
