@@ -75,8 +75,7 @@ func AppendCompactHashes[T Hashable](b []byte, cfg Config, hashes []uint64) ([]b
 	if err != nil {
 		return in, err
 	}
-	t := &c.t
-	b = b[:start+1+int(t.m*uint64(t.bbits)/8)]
+	b = b[:start+1+int(c.t.m*uint64(c.t.bbits)/8)]
 	b[start] = compactVersion
 	return appendCompactTrailer(b, start, &c.reader, kindOf[T]().family()), nil
 }

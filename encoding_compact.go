@@ -76,10 +76,9 @@ func (f *Filter[T]) AppendCompact(b []byte) ([]byte, error) {
 	case uint64(r.count) > math.MaxUint32:
 		return b, formatErr(ErrIncompatible, "%d items: a compact encoding holds fewer than 2^32", r.count)
 	}
-	t := &r.t
 	start := len(b)
 	b = append(b, compactVersion)
-	b = append(b, t.data[:t.m*uint64(t.bbits)/8]...)
+	b = append(b, r.t.data[:r.t.m*uint64(r.t.bbits)/8]...)
 	return appendCompactTrailer(b, start, r, kindOf[T]().family()), nil
 }
 
