@@ -533,11 +533,10 @@ func readErr(err error, started bool) error {
 	case started && errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
 		// The reader's own wrapping of io.EOF: keep its text, not its identity.
 		return fmt.Errorf("%w: truncated: %w (%v)", ErrCorrupt, io.ErrUnexpectedEOF, err)
+	case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("cuckoo: reading a filter: %w", err)
 	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: truncated: %w", ErrCorrupt, err)
-	}
-	return fmt.Errorf("cuckoo: reading a filter: %w", err)
+	return fmt.Errorf("%w: truncated: %w", ErrCorrupt, err)
 }
 
 // decodedReader is the reader of a decoded filter, keyed with key (or nil).

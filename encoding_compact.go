@@ -46,11 +46,10 @@ func countLen(count uint64) uint64 { return uint64(bits.Len64(count)+7) / 8 }
 // countBytes is the length of the trailer's item count: the fewest bytes
 // that hold it or, with no seed, enough to fill the probes' reach.
 func countBytes(count uint64, seeded bool, reach uint64) uint64 {
-	c := countLen(count)
-	if !seeded && compactFields+c < reach {
-		c = reach - compactFields
+	if c := countLen(count); seeded || compactFields+c >= reach {
+		return c
 	}
-	return c
+	return reach - compactFields
 }
 
 // AppendCompact appends the filter's compact encoding (FORMAT.md) to b,
