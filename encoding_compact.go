@@ -117,6 +117,10 @@ func compactHeader(data []byte) (header, error) {
 	h := header{compact: true, layout: Layout(shape >> 5 & 1), f: uint(shape&31) + minFingerprintBits,
 		kind: keyKind(shape >> 6), seed: DefaultSeed, maxKicks: DefaultMaxKicks}
 	c, seeded := uint64(flags&^compactFlagSeed^compactMark), flags&compactFlagSeed != 0
+	tail := compactFields + c
+	if seeded {
+		tail += compactSeedLen
+	}
 	// The length first: bytes cut or extended by their container shift the
 	// trailer, whose other fields then say nothing useful.
 	switch {
@@ -128,12 +132,7 @@ func compactHeader(data []byte) (header, error) {
 		return header{}, formatErr(ErrCorrupt, "fingerprint bits %d not in %d..%d", h.f, minFingerprintBits, maxFingerprintBits)
 	case c > 7:
 		return header{}, formatErr(ErrCorrupt, "unknown compact flags %#x", flags)
-	}
-	tail := compactFields + c
-	if seeded {
-		tail += compactSeedLen
-	}
-	if n < 1+tail {
+	case n < 1+tail:
 		return header{}, formatErr(ErrCorrupt, "truncated: %d bytes, too short for the %d-byte trailer its flags announce", n, tail)
 	}
 	if seeded {
