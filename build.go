@@ -5,27 +5,21 @@ import (
 	"slices"
 )
 
-// Building a filter from a known set of keys, in a table as small as they
-// allow, where New leaves room for Capacity keys in any order.
-
-// Build returns a fixed filter holding keys, in the smallest table it can
-// place them in: it tries the fewest buckets that could hold them, then
-// slightly larger tables. No key is ever dropped; the table is smaller than
-// New's for the same keys (README, "Choosing parameters").
-//
-// Its work and memory are O(len(keys)), whatever the keys: at most 16
-// attempts (33 when keys repeat), on tables at most 30 buckets or 6.1%
-// larger than the first, then an error wrapping ErrFull. Random keys fit in
-// the first few attempts; keys that fit in none were chosen to collide
-// (see "Security"; set Config.Key for keys an adversary may choose).
+// Build returns a fixed filter holding keys in the smallest table it can
+// place them in, trying the fewest buckets that could hold them, then
+// slightly larger tables: smaller than New's for the same keys (README,
+// "Choosing parameters"). No key is ever dropped. Work and memory are
+// O(len(keys)), whatever the keys: at most 16 attempts (33 when keys
+// repeat), on tables at most 30 buckets or 6.1% larger than the first, then
+// an error wrapping ErrFull. Random keys fit in the first few; keys that fit
+// in none were chosen to collide (set Config.Key if an adversary may choose
+// them: "Security").
 //
 // cfg is New's Config without Capacity, MaxCapacity and Generations, which
-// must be 0 (a built filter is fixed and its keys do not expire);
-// FalsePositiveRate picks the smallest width that reaches it when full.
-// Len is the number of keys stored and Capacity what New promises for a
-// table of this size (see Filter.Capacity), so Len is usually above
-// Capacity and inserts after Build may fail; emptied with Reset, the filter
-// accepts Capacity keys. MaxKicks bounds those later inserts.
+// must be 0; FalsePositiveRate picks the smallest width that reaches it
+// when full. Len is the number of keys stored and Capacity what New
+// promises for a table of this size, so inserts after Build, bounded by
+// MaxKicks, may fail; emptied with Reset, the filter accepts Capacity keys.
 //
 // Like InsertUnique, Build skips a key the filter already reports present:
 // duplicates cost nothing, and a key sharing another's fingerprint and
@@ -41,37 +35,28 @@ func Build[T Hashable](cfg Config, keys []T) (*Filter[T], error) {
 		end := min(off+hashBlock, len(keys))
 		hashKeys(&r.h, r.kind, keys[off:end], hs[off:end])
 	}
-	c, err := buildFilter(r, p, hs)
-	if err != nil {
-		return nil, err
-	}
-	return &Filter[T]{c: c}, nil
+	return buildFilter[T](r, p, hs)
 }
 
 // BuildHashes is Build for keys hashed with Hash by a filter of the same
-// Seed and Key: it allocates the filter only, and leaves hashes as they
-// are. Its bound is Build's, also for values that are not Hash's (small
+// Seed and Key, which it leaves as they are, allocating the filter only.
+// Its bound is Build's, also for values that are not Hash's (small
 // integers, say), which may crowd buckets and fail with ErrFull.
 func BuildHashes[T Hashable](cfg Config, hashes []uint64) (*Filter[T], error) {
 	r, p, err := buildReader[T](cfg, len(hashes))
 	if err != nil {
 		return nil, err
 	}
-	c, err := buildFilter(r, p, hashes)
-	if err != nil {
-		return nil, err
-	}
-	return &Filter[T]{c: c}, nil
+	return buildFilter[T](r, p, hashes)
 }
 
 // AppendCompactHashes appends to b the compact encoding (AppendCompact) of
-// the filter BuildHashes(cfg, hashes) returns, and returns the extended
-// slice. It builds the table in b's spare capacity, so it allocates
-// nothing but b's growth: a writer that reuses b and hashes allocates
-// nothing once they are large enough. A Config with a Key gives an error
-// wrapping ErrIncompatible; hashes that BuildHashes cannot place give its
-// error, wrapping ErrFull, after the same bounded work and memory. On an
-// error b is returned unchanged.
+// the filter BuildHashes(cfg, hashes) returns, building the table in b's
+// spare capacity: it allocates nothing but b's growth, so a writer that
+// reuses b and hashes allocates nothing once they are large enough. A
+// Config with a Key gives an error wrapping ErrIncompatible, hashes that
+// BuildHashes cannot place its error, after the same bounded work and
+// memory; on an error b is returned unchanged.
 func AppendCompactHashes[T Hashable](b []byte, cfg Config, hashes []uint64) ([]byte, error) {
 	r, p, err := buildReader[T](cfg, len(hashes))
 	switch {
@@ -90,8 +75,7 @@ func AppendCompactHashes[T Hashable](b []byte, cfg Config, hashes []uint64) ([]b
 	if err != nil {
 		return in, err
 	}
-	t := &c.t
-	b = b[:start+1+int(t.m*uint64(t.bbits)/8)]
+	b = b[:start+1+int(c.t.m*uint64(c.t.bbits)/8)]
 	b[start] = compactVersion
 	return appendCompactTrailer(b, start, &c.reader, kindOf[T]().family()), nil
 }
@@ -99,7 +83,24 @@ func AppendCompactHashes[T Hashable](b []byte, cfg Config, hashes []uint64) ([]b
 // buildReader checks a Build Config for n keys of type T and returns the
 // resolved parameters and a reader with their hash, without a table.
 func buildReader[T Hashable](cfg Config, n int) (reader, params, error) {
-	p, err := buildParams(cfg, n)
+	var p params
+	var err error
+	switch {
+	case cfg.Capacity != 0:
+		err = invalidField("Capacity", "%d is set; Build sizes the filter for its keys", cfg.Capacity)
+	case cfg.MaxCapacity != 0:
+		err = invalidField("MaxCapacity", "%d is set; a built filter is fixed", cfg.MaxCapacity)
+	case cfg.Generations != 0:
+		err = invalidField("Generations", "%d is set; a built filter's keys do not expire", cfg.Generations)
+	default:
+		// Not New's sizing (resolve): Build starts from buildStart, which may fill the table.
+		cfg.Capacity = max(n, 1)
+		if p, err = cfg.check(true); err == nil && uint64(n) > maxCapacity(p.f) {
+			err = overCapacity(n, p.f)
+		} else if err == nil {
+			err = checkCounts(n, buildStart(n, p.f), bucketBits(p.layout, p.f), math.MaxInt)
+		}
+	}
 	if err != nil {
 		return reader{}, p, err
 	}
@@ -108,63 +109,34 @@ func buildReader[T Hashable](cfg Config, n int) (reader, params, error) {
 	return r, p, nil
 }
 
-// buildParams checks a Build Config for n keys and resolves it.
-func buildParams(cfg Config, n int) (params, error) {
-	switch {
-	case cfg.Capacity != 0:
-		return params{}, invalidField("Capacity", "%d is set; Build sizes the filter for its keys", cfg.Capacity)
-	case cfg.MaxCapacity != 0:
-		return params{}, invalidField("MaxCapacity", "%d is set; a built filter is fixed", cfg.MaxCapacity)
-	case cfg.Generations != 0:
-		return params{}, invalidField("Generations", "%d is set; a built filter's keys do not expire", cfg.Generations)
-	}
-	cfg.Capacity = max(n, 1)
-	// New's sizing (resolve) is not Build's, which starts from buildStart;
-	// its tables may be full.
-	p, err := cfg.check(true)
-	if err != nil {
-		return p, err
-	}
-	if uint64(n) > maxCapacity(p.f) {
-		return p, overCapacity(n, p.f)
-	}
-	return p, checkCounts(n, buildStart(n, p.f), bucketBits(p.layout, p.f), math.MaxInt)
-}
-
-// buildKicks bounds the walk of each insert of a build of many keys: 16
-// times the default MaxKicks fills tables about half a point further. Small
-// builds, tried at a load of 1, walk at most 2 steps a key (at least 100):
-// a failing insert there is cheaper to retry in a table 2 buckets larger.
+// buildKicks bounds each insert's walk in a large build: 16 times the
+// default fills tables about half a point further. Small builds, at a load
+// of 1, walk at most 2 steps a key (at least 100): a failing insert there
+// is cheaper to retry in a table 2 buckets larger.
 const buildKicks = 16 * DefaultMaxKicks
 
-// buildLoad is the load Build first tries for larger key sets: the
-// displacement walk with buildKicks fills tables of a million keys to
-// 0.976-0.978 of their slots, of thousands to 0.96-0.98.
+// buildLoad is the load Build first tries for larger key sets: walks of
+// buildKicks fill tables of a million keys to 0.976-0.978, of thousands
+// to 0.96-0.98.
 const buildLoad = 0.977
 
-// buildAttempts bounds the attempts of each pass of build: random keys
-// took at most 4 in 400,000 builds, and 16 grow the table by 30 buckets or
-// 6.1% (a load of 0.92 at most, or 120 spare slots), so only keys crowded
-// into too few buckets at every size (keysCrowded) fail them all.
+// buildAttempts bounds each pass of build: random keys took at most 4 in
+// 400,000 builds, and 16 grow the table by 30 buckets or 6.1% (a load of
+// 0.92 at most), so only keys crowded into too few buckets fail them all.
 const buildAttempts = 16
 
 // build inserts the distinct hashes hs (InsertUnique's sense) into the
-// first of its attempts, each an empty table of more buckets, that holds
-// them all. Attempts are sized for len(hs) keys; the first that stores
-// clearly fewer (hs repeats keys) starts over, once, from the size for
-// those it stored. Each works in the buffer alloc returns for at least n
-// bytes (the table, then its walks' path), or reuses the last one.
-//
-// Work and memory are bounded by len(hs), whatever the hashes, since no
-// growth places keys crowded into too few buckets at every size: the first
-// pass makes at most buildAttempts attempts, on at most 1.061 *
-// buildStart(len(hs)) + 30 buckets; the second at most buildAttempts below
-// the size the first filled, then that size, which places the same hashes
-// the same way. A failed first pass returns an error wrapping ErrFull
-// (buildFailed names the keys when it can); no key is ever dropped.
+// first of its attempts, empty tables of more and more buckets, that holds
+// them all, each in the buffer alloc returns for at least n bytes (the
+// table, then its walks' path) or the last one. Attempts are sized for
+// len(hs) keys; the first that stores clearly fewer (hs repeats keys)
+// starts over, once, from the size for those it stored. Work and memory are
+// bounded by len(hs), whatever the hashes: the first pass makes at most
+// buildAttempts attempts, on at most 1.061 * buildStart(len(hs)) + 30
+// buckets, then fails with ErrFull; the second at most buildAttempts below
+// the size the first filled, then that size, which places the hashes alike.
 func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, error) {
-	f, layout := p.f, p.layout
-	m := buildStart(len(hs), f)
+	m := buildStart(len(hs), p.f)
 	kicks := min(buildKicks, max(DefaultMaxKicks/5, 2*len(hs)))
 	kickLen := uint64(0)
 	if kicks > kickStackSteps {
@@ -173,26 +145,29 @@ func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, 
 	var buf []byte
 	held := uint64(0) // the size that held every key, once one has
 	for attempt := 1; ; attempt++ {
-		n := tableBytes(m, bucketBits(layout, f))
+		n := tableBytes(m, bucketBits(p.layout, p.f))
 		if uint64(cap(buf)) < n+kickLen {
 			buf = alloc(n + kickLen)
 		}
-		r.t = tableShape(m, f, 0, 0, layout)
+		r.t = tableShape(m, p.f, 0, 0, p.layout)
 		r.t.data = buf[:n]
 		clear(r.t.data)
 		c := core{reader: r, maxKicks: kicks, rng: r.h.seed, kickBuf: buf[n : n+kickLen]}
-		failed := c.insertAll(hs)
-		switch {
-		case failed < 0 && held == 0:
-			if smaller := buildStart(c.count, f); smaller < m-m/64 {
-				held, m, attempt = m, smaller, 0
-				continue
+		failed := -1 // the first of hs that did not go in
+		for i, h := range hs {
+			if !c.containsHash(h) && c.insertHash(h) != nil {
+				failed = i
+				break
 			}
-			return c, nil
+		}
+		switch {
+		case failed < 0 && held == 0 && buildStart(c.count, p.f) < m-m/64:
+			held, m, attempt = m, buildStart(c.count, p.f), 0
+			continue
 		case failed < 0:
 			return c, nil
 		case held == 0 && (attempt == buildAttempts || m == maxBuckets):
-			return core{}, buildFailed(&c.reader, hs, hs[failed], attempt)
+			return core{}, buildFailed(&c.t, hs, hs[failed], attempt)
 		}
 		m = min(m+max(2, m/256&^1), maxBuckets)
 		if held != 0 && (attempt == buildAttempts || m > held) {
@@ -201,10 +176,8 @@ func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, 
 	}
 }
 
-// buildFailed is the error of a build whose attempt-th attempt, on r's
-// table, could not place hash h of hs.
-func buildFailed(r *reader, hs []uint64, h uint64, attempt int) error {
-	t := &r.t
+// buildFailed is the error of an attempt that could not place h of hs in t.
+func buildFailed(t *table, hs []uint64, h uint64, attempt int) error {
 	if k, b1, b2 := keysCrowded(t, hs, h); k > 2*slotsPerBucket {
 		return formatErr(ErrFull, "%d keys of distinct fingerprints share buckets %d and %d of %d, which hold %d: "+
 			"keys chosen to collide, or hashes that are not Hash's (Config.Key keeps keys from being chosen)",
@@ -216,8 +189,8 @@ func buildFailed(r *reader, hs []uint64, h uint64, attempt int) error {
 }
 
 // keysCrowded returns the buckets of hash h in table t and how many
-// distinct fingerprints the hashes of hs sharing both have, counted up to
-// 9: more than 8 fit no table of t's size, however the walk goes.
+// distinct fingerprints (up to 9: more than 8 fit no table of t's size)
+// the hashes of hs sharing both have.
 func keysCrowded(t *table, hs []uint64, h uint64) (k int, b1, b2 uint64) {
 	b1, _, b2, _ = t.place(h)
 	var fps [2*slotsPerBucket + 1]uint32
@@ -234,40 +207,22 @@ func keysCrowded(t *table, hs []uint64, h uint64) (k int, b1, b2 uint64) {
 	return k, b1, b2
 }
 
-// buildFilter is build into a table of its own, made a fixed filter of
-// p's MaxKicks.
-func buildFilter(r reader, p params, hs []uint64) (core, error) {
+// buildFilter is build into a table of its own, a fixed filter of p's MaxKicks.
+func buildFilter[T Hashable](r reader, p params, hs []uint64) (*Filter[T], error) {
 	c, err := build(r, p, hs, func(n uint64) []byte { return newTableData(n + n/64) })
 	if err != nil {
-		return core{}, err
-	}
-	c.maxKicks, c.kickBuf = p.maxKicks, nil
-	if p.maxKicks > kickStackSteps {
-		c.kickBuf = make([]byte, (p.maxKicks+3)/4)
+		return nil, err
 	}
 	c.capacity = capacityFor(c.t.m, c.t.fbits)
 	c.maxCapacity = c.capacity
-	return c, nil
-}
-
-// insertAll inserts every hash of hs that the table does not already report
-// present, and returns the index of the first that did not go in, or -1
-// when all did.
-func (c *core) insertAll(hs []uint64) int {
-	for i, h := range hs {
-		if c.containsHash(h) {
-			continue
-		}
-		if c.insertHash(h) != nil {
-			return i
-		}
-	}
-	return -1
+	f := &Filter[T]{c: newCore(c.reader, p.maxKicks)}
+	f.c.rng = c.rng
+	return f, nil
 }
 
 // buildStart is the bucket count Build tries first for n keys of f-bit
-// fingerprints: the fewest that hold n at buildLoad, or for small n, whose
-// tries are cheap, at a load of 1. Narrow fingerprints fill less (targetLoad).
+// fingerprints: the fewest that hold n at buildLoad (less for narrow ones:
+// targetLoad), or for small n, whose tries are cheap, at a load of 1.
 func buildStart(n int, f uint) uint64 {
 	load := min(buildLoad, targetLoad(f)+0.025)
 	if n <= 256 {

@@ -1,23 +1,22 @@
 package cuckoo
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
 )
 
-// Config describes a filter. Capacity is required; every other zero field
-// takes its default.
+// Config describes a filter. Every zero field but Capacity takes its default.
 type Config struct {
-	// Capacity is the number of items the filter must accept: inserting
-	// Capacity distinct keys into an empty filter succeeds, with MaxKicks
-	// at its default or above. The table has the buckets Capacity needs
-	// (about Capacity*s/7.6 bytes for s-bit slots: FingerprintBits, plus
-	// the generation bits of Generations or the doubling bits of
-	// MaxCapacity), never rounded up to a power of two. Required, > 0.
-	// New allocates the table at once and rejects a size the platform's
-	// int cannot count; running out of memory is fatal in Go, so bound
-	// Capacity by the memory you mean to spend.
+	// Capacity, required (> 0), is the number of items the filter must
+	// accept: inserting Capacity distinct keys into an empty filter succeeds,
+	// with MaxKicks at its default or above. New allocates at once the
+	// buckets it needs (about Capacity*s/7.6 bytes for s-bit slots:
+	// FingerprintBits, plus the bits of Generations or MaxCapacity), not
+	// rounded up to a power of two, and rejects a size an int cannot count;
+	// running out of memory is fatal in Go, so bound Capacity by the memory
+	// you mean to spend.
 	Capacity int
 
 	// FalsePositiveRate is the rate wanted with Capacity items stored; it
@@ -31,48 +30,44 @@ type Config struct {
 	// Layout selects the bucket encoding. Default Packed.
 	Layout Layout
 
-	// Seed seeds the key hash and the displacement order. 0 means
-	// DefaultSeed. Filters with the same Seed (and the same Key, or none)
-	// hash keys alike, so one Hash(key) can probe them all. The seed is
-	// not a secret (see "Security" in the package documentation).
+	// Seed seeds the key hash and the displacement order; 0 means
+	// DefaultSeed. Filters with the same Seed (and Key, or none) hash keys
+	// alike, so one Hash(key) probes them all. It is no secret ("Security").
 	Seed uint64
 
 	// MaxKicks bounds the displacements one insert may make before it gives
 	// up with ErrFull (and undoes them). 0 means DefaultMaxKicks; at most
-	// MaxMaxKicks. Values below the default bound inserts more tightly but
-	// void the Capacity promise: fills to capacity may then fail.
+	// MaxMaxKicks. Values below the default void the Capacity promise.
 	MaxKicks int
 
 	// Key, when not all zero, makes keys hash with SipHash-2-4 under this
-	// 128-bit secret instead of the seeded xxh3, so that whoever chooses
-	// keys cannot aim them at buckets (see "Security"), for a slower hash.
-	// Hash values, printing and encodings never reveal it; a keyed encoding
-	// opens only with it (DecodeKeyed, NewKeyedView). All zero: unkeyed.
+	// 128-bit secret instead of the seeded xxh3, slower, so that whoever
+	// chooses keys cannot aim them at buckets ("Security"). Hash values,
+	// printing and encodings never reveal it; a keyed encoding opens only
+	// with it (DecodeKeyed, NewKeyedView).
 	Key [16]byte
 
 	// MaxCapacity makes the filter growable: it starts with the table for
 	// about Capacity items and doubles it, without the keys, whenever it is
 	// full, until it holds MaxCapacity. Inserting MaxCapacity distinct keys
-	// into a new filter succeeds, and the false-positive rate stays at most
-	// the configured one at every size. Until it has grown, a slot carries
-	// one bit per doubling left (about (f+d)/f the bytes of a fixed filter);
-	// grown, it is the size of a fixed filter for MaxCapacity.
-	// FingerprintBits plus the doublings must be at most 32, or New returns
-	// an error naming the widths that can grow that far. 0, or Capacity,
-	// makes a fixed filter. A MaxCapacity below twice Capacity, or of 72
-	// items or fewer, leaves no room to double: New makes the fixed filter
-	// for MaxCapacity, whose Capacity and Config().Capacity are MaxCapacity.
+	// into a new filter succeeds, at most at the configured false-positive
+	// rate at every size. A slot carries a bit per doubling left (about
+	// (f+d)/f the bytes of a fixed filter; grown, the size of one for
+	// MaxCapacity); FingerprintBits plus the doublings must be at most 32, or
+	// New's error names the widths that can grow that far. 0, or Capacity,
+	// makes a fixed filter, as does a MaxCapacity below twice Capacity or of
+	// 72 items or fewer (no room to double): then Capacity and
+	// Config().Capacity are MaxCapacity.
 	MaxCapacity int
-	// Generations makes keys expire (see Advance): with G >= 2 every stored
-	// key belongs to the generation it was inserted in, and Advance G times
-	// removes it. Each slot carries ceil(log2 G) generation bits beside the
-	// fingerprint, so the table takes (f+ceil(log2 G))/f times the bytes of
-	// a filter without them, at the same false-positive rate; f plus those
-	// bits must be at most 32. G = 1 keeps no generation bits: Advance
-	// empties the filter (one window at a time). 0, the default, makes keys
-	// that never expire. At most MaxGenerations. An expiring filter cannot
-	// grow (MaxCapacity), be built (Build) or merged, and has no compact
-	// encoding (AppendCompact); its other encodings carry its generations.
+	// Generations (at most MaxGenerations) makes keys expire (see Advance):
+	// with G >= 2 every stored key belongs to the generation it was inserted
+	// in, and Advance G times removes it. Each slot carries ceil(log2 G)
+	// generation bits beside the fingerprint, (f+ceil(log2 G))/f times the
+	// bytes at the same false-positive rate; f plus those bits must be at
+	// most 32. G = 1 keeps none: Advance empties the filter. 0, the default,
+	// makes keys that never expire. An expiring filter cannot grow, be built
+	// or merged, and has no compact encoding; its other encodings carry its
+	// generations.
 	Generations int
 }
 
@@ -86,22 +81,19 @@ const (
 
 	// MaxMaxKicks is the largest accepted Config.MaxKicks.
 	MaxMaxKicks = 1 << 16
-	// MaxGenerations is the largest accepted Config.Generations: 8
-	// generation bits a slot.
+	// MaxGenerations is the largest accepted Config.Generations (8 bits a slot).
 	MaxGenerations = 256
 )
 
-// SizeBytes is the size in bytes of the table New would allocate for c,
-// padding included: the SizeBytes of the filter New(c) returns, whatever its
-// key type; for a growable filter (MaxCapacity), that of its first table,
-// which doubles as it grows. SizeBytes allocates nothing; for a Config
-// that New rejects it returns New's error, wrapping ErrInvalidConfig.
+// SizeBytes is the SizeBytes of the filter New(c) returns, whatever its key
+// type (for a growable one, of its first table), allocating nothing; for a
+// Config that New rejects it returns New's error, wrapping ErrInvalidConfig.
 func (c Config) SizeBytes() (int, error) {
 	p, err := c.resolve()
 	if err != nil {
 		return 0, err
 	}
-	return int(tableBytes(p.m, bucketBits(p.layout, p.f+p.g+genBits(p.gens)))), nil // a growable table's first stage has f+g-bit slots
+	return int(tableBytes(p.m, bucketBits(p.layout, p.f+p.g+genBits(p.gens)))), nil
 }
 
 // params is a validated Config.
@@ -122,8 +114,7 @@ func invalidField(field, format string, args ...any) error {
 	return fmt.Errorf("%w: %s %s", ErrInvalidConfig, field, fmt.Sprintf(format, args...))
 }
 
-// resolve checks every field of c and computes the table's shape. It never
-// allocates anything proportional to the requested size.
+// resolve checks every field of c and computes the table's shape.
 func (c Config) resolve() (params, error) {
 	p, err := c.check(false)
 	if err != nil {
@@ -147,23 +138,16 @@ func (c Config) resolve() (params, error) {
 }
 
 // check checks every field of c but MaxCapacity and resolves all but the
-// table's size: p.m and p.maxCapacity are left 0. A FalsePositiveRate picks
-// the width for a table at its target load, or for a full one.
+// table's size (p.m, p.maxCapacity), choosing widths for a full table if full.
 func (c Config) check(full bool) (params, error) {
-	p := params{key: c.Key, capacity: c.Capacity, layout: c.Layout, seed: c.Seed, maxKicks: c.MaxKicks}
-	if c.Capacity <= 0 {
-		return p, invalidField("Capacity", "%d must be > 0", c.Capacity)
-	}
-	if !c.Layout.valid() {
-		return p, invalidField("Layout", "%v is unknown", c.Layout)
-	}
-	if c.MaxKicks < 0 || c.MaxKicks > MaxMaxKicks {
-		return p, invalidField("MaxKicks", "%d must be in 0..%d", c.MaxKicks, MaxMaxKicks)
-	}
-	if p.maxKicks == 0 {
-		p.maxKicks = DefaultMaxKicks
-	}
+	p := params{key: c.Key, capacity: c.Capacity, layout: c.Layout, seed: c.Seed, maxKicks: cmp.Or(c.MaxKicks, DefaultMaxKicks)}
 	switch {
+	case c.Capacity <= 0:
+		return p, invalidField("Capacity", "%d must be > 0", c.Capacity)
+	case !c.Layout.valid():
+		return p, invalidField("Layout", "%v is unknown", c.Layout)
+	case c.MaxKicks < 0 || c.MaxKicks > MaxMaxKicks:
+		return p, invalidField("MaxKicks", "%d must be in 0..%d", c.MaxKicks, MaxMaxKicks)
 	case c.FingerprintBits != 0 && c.FalsePositiveRate != 0:
 		return p, invalidField("FingerprintBits", "%d and FalsePositiveRate %v are both set; set one", c.FingerprintBits, c.FalsePositiveRate)
 	case c.FingerprintBits != 0:
@@ -172,10 +156,7 @@ func (c Config) check(full bool) (params, error) {
 		}
 		p.f = uint(c.FingerprintBits)
 	default:
-		rate := c.FalsePositiveRate
-		if rate == 0 {
-			rate = DefaultFalsePositiveRate
-		}
+		rate := cmp.Or(c.FalsePositiveRate, DefaultFalsePositiveRate)
 		if !(rate > 0 && rate < 1) { // also rejects NaN
 			return p, invalidField("FalsePositiveRate", "%v must be in (0, 1)", rate)
 		}
@@ -185,18 +166,25 @@ func (c Config) check(full bool) (params, error) {
 		}
 		p.f = f
 	}
-	return p, p.checkGenerations(c.Generations)
+	g := c.Generations
+	if g < 0 || g > MaxGenerations {
+		return p, invalidField("Generations", "%d must be in 0..%d", g, MaxGenerations)
+	}
+	if b := genBits(uint(g)); p.f+b > maxFingerprintBits {
+		return p, invalidField("Generations", "%d needs %d bits a slot beside the %d-bit fingerprint, and a slot holds at most %d: use fingerprints of at most %d bits",
+			g, b, p.f, maxFingerprintBits, maxFingerprintBits-b)
+	}
+	p.gens = uint(g)
+	return p, nil
 }
 
-// minBaseBuckets is the fewest buckets a growable table starts with: its
-// final bucket count is a multiple of that first one, so a small first
-// table would round the final one up by much.
+// minBaseBuckets is the fewest buckets a growable table starts with: the
+// final count is a multiple of the first, which must not round it up much.
 const minBaseBuckets = 16
 
 // growable sets p up for a growable filter of maxCap items: it doubles
-// log2(maxCap/Capacity) times, rounded down, or fewer to keep
-// minBaseBuckets, from the buckets Capacity needs or the final table's
-// share if more, so that the last table is close to the one maxCap needs.
+// floor(log2(maxCap/Capacity)) times, or fewer to keep minBaseBuckets, from
+// the buckets Capacity needs or the final table's share if more.
 func (p *params) growable(maxCap int) error {
 	if maxCap < p.capacity {
 		return invalidField("MaxCapacity", "%d is below Capacity %d (0 means a fixed filter)", maxCap, p.capacity)
@@ -229,8 +217,7 @@ func (p *params) growable(maxCap int) error {
 }
 
 // checkCounts rejects a table whose size in bytes or slots exceeds maxInt
-// (math.MaxInt; tests pass math.MaxInt32), so that every count a filter
-// reports is an exact non-negative int.
+// (tests pass math.MaxInt32), so that every count a filter reports is an int.
 func checkCounts(capacity int, m uint64, bbits uint, maxInt uint64) error {
 	if n := tableBytes(m, bbits); n > maxInt {
 		return invalidField("Capacity", "%d needs a %d-byte filter, more than this platform can address", capacity, n)
@@ -244,10 +231,9 @@ func checkCounts(capacity int, m uint64, bbits uint, maxInt uint64) error {
 // spareBuckets are added to every table: small tables fill unevenly.
 const spareBuckets = 2
 
-// minFreeSlots is how many slots a table keeps free at capacity, at least:
-// with the target load's 16-32 alone 1,123 of 57.6 million fills of small
-// tables failed, with it none of 62 million (TestCapacityPromise,
-// bench/RESULTS.md). Below 24 items 2*Capacity free slots suffice.
+// minFreeSlots is how many slots a table keeps free at capacity, at least
+// (2*Capacity below 24 items): with the target load's 16-32 alone 1,123 of
+// 57.6 million fills of small tables failed, with it none of 62 million.
 const minFreeSlots = 48
 
 // overCapacity is the error for a Capacity above maxCapacity(f).
@@ -261,9 +247,7 @@ func maxCapacity(f uint) uint64 {
 	return uint64(slots * targetLoad(f))
 }
 
-// bucketsFor is the bucket count for a capacity: enough for the target
-// load, even (see table.alt), plus the spare buckets, and for small tables
-// enough to keep min(2*capacity, minFreeSlots) slots free.
+// bucketsFor is bucketsBase, skipping the counts that split the table.
 func bucketsFor(capacity int, f uint) (uint64, bool) {
 	if uint64(capacity) > maxCapacity(f) {
 		return 0, false
@@ -275,8 +259,8 @@ func bucketsFor(capacity int, f uint) (uint64, bool) {
 	return m, m <= maxBuckets
 }
 
-// bucketsBase is bucketsFor before it skips the counts that split the
-// table: the target load's, or the small tables' if more, made even.
+// bucketsBase is enough buckets for the target load, even (see table.alt),
+// plus the spare ones, or if more enough to keep min(2n, minFreeSlots) free.
 func bucketsBase(n uint64, f uint) uint64 {
 	m := uint64(math.Ceil(float64(n) / (slotsPerBucket * targetLoad(f))))
 	m += m&1 + spareBuckets
@@ -286,11 +270,11 @@ func bucketsBase(n uint64, f uint) uint64 {
 	return m
 }
 
-// capacityFor is the Capacity a table of m (even) buckets of f-bit
-// fingerprints promises: the largest capacity for which bucketsFor gives at
-// most m buckets, at least 1, so that Build's and compact tables promise
-// what New does. A table that splits promises a tenth less (2.3% of fills
-// failed at the full figure, none of 66,790 so: TestSplitCapacity).
+// capacityFor is the Capacity a table of m (even) buckets promises: the
+// largest, at least 1, for which bucketsFor gives at most m buckets, so
+// that Build's and compact tables promise what New does. A table that
+// splits promises a tenth less (2.3% of fills failed at the full figure,
+// none of 66,790 so).
 func capacityFor(m uint64, f uint) int {
 	// bucketsFor(c) <= m exactly when bucketsBase(c) <= top, the last
 	// count up to m that does not split.
@@ -357,18 +341,13 @@ func splitsTable(m uint64, f uint) bool {
 	return false
 }
 
-// primesAnd4 has bit q set for q = 4 and the odd primes below 64: the q
-// from 3 to 64 with no divisor from 3 to q-1.
+// primesAnd4 has bit q set for 4 and the odd primes below 64.
 const primesAnd4 uint64 = 1<<3 | 1<<4 | 1<<5 | 1<<7 | 1<<11 | 1<<13 | 1<<17 | 1<<19 | 1<<23 |
 	1<<29 | 1<<31 | 1<<37 | 1<<41 | 1<<43 | 1<<47 | 1<<53 | 1<<59 | 1<<61
 
-// falsePositiveRate is the expected rate at which a key not in a filter with
-// f-bit fingerprints at the given load is found.
-//
-// A key matches only items of its fingerprint and bucket pair; each of the
-// 4*load*m items is one with probability 2/(m*(2^f-1)), so the count is
-// nearly Poisson and the rate 1 - exp(-8*load/(2^f-1)), at most the usual
-// estimate 1 - (1 - 1/(2^f-1))^(8*load).
+// falsePositiveRate is the expected rate at which a key not in a filter of
+// f-bit fingerprints at the given load is found: each of the 4*load*m items
+// matches with probability 2/(m*(2^f-1)), so the count is nearly Poisson.
 func falsePositiveRate(f uint, load float64) float64 {
 	return -math.Expm1(-2 * slotsPerBucket * load / float64(uint64(1)<<f-1))
 }
@@ -388,25 +367,5 @@ func bitsForRate(rate float64, full bool) (uint, bool) {
 	return 0, false
 }
 
-// genBits is the number of generation bits a slot of a filter of gens
-// generations carries: ceil(log2 gens), 0 for 0 or 1.
-func genBits(gens uint) uint {
-	if gens <= 1 {
-		return 0
-	}
-	return uint(bits.Len(gens - 1))
-}
-
-// checkGenerations checks Config.Generations g against p's fingerprint
-// width and records it.
-func (p *params) checkGenerations(g int) error {
-	if g < 0 || g > MaxGenerations {
-		return invalidField("Generations", "%d must be in 0..%d", g, MaxGenerations)
-	}
-	if b := genBits(uint(g)); p.f+b > maxFingerprintBits {
-		return invalidField("Generations", "%d needs %d bits a slot beside the %d-bit fingerprint, and a slot holds at most %d: use fingerprints of at most %d bits",
-			g, b, p.f, maxFingerprintBits, maxFingerprintBits-b)
-	}
-	p.gens = uint(g)
-	return nil
-}
+// genBits is a slot's generation bits for gens generations: ceil(log2 gens).
+func genBits(gens uint) uint { return uint(bits.Len(max(gens, 1) - 1)) }

@@ -5,36 +5,29 @@ import (
 	"unsafe"
 )
 
-// Queries straight from an encoding, without a View's allocation, for code
-// that probes many filters once each, such as a storage engine's filter
-// blocks: a compact encoding's trailer gives a shared shape, and
-// probeFixed tests its bytes without building a table.
-
 // ContainsEncoded reports whether the filter encoded in data may hold key:
-// Contains of NewViewUnverified(data), reading the table where it lies.
-// data must be exactly one encoding (with a header or compact) of an
-// unkeyed filter whose keys hash like T's; an expiring filter's answers as
-// the filter did when it was encoded. It checks the header and the
-// length on every call, in constant time, but neither the checksum nor the
-// table: use it on bytes verified otherwise. Whatever the bytes, it never
-// reads outside data and never panics; for bytes it cannot read as such a
-// filter it returns true, which rules nothing out, and an error wrapping
-// ErrCorrupt, ErrUnsupportedVersion or ErrIncompatible. It allocates
-// nothing but that error.
+// Contains of NewViewUnverified(data), reading the table in place without a
+// View's allocation. data must be exactly one encoding (with a header or
+// compact) of an unkeyed filter whose keys hash like T's; an expiring one
+// answers as when it was encoded. It checks the header and length on every
+// call, in constant time, but neither the checksum nor the table: use it on
+// bytes verified otherwise. It never reads outside data and never panics;
+// for bytes it cannot read as such a filter it returns true, which rules
+// nothing out, and an error wrapping ErrCorrupt, ErrUnsupportedVersion or
+// ErrIncompatible. It allocates nothing but that error.
 func ContainsEncoded[T Hashable](data []byte, key T) (bool, error) {
 	return containsEncoded(data, kindOf[T](), unsafe.Pointer(&key))
 }
 
-// ContainsHashEncoded is ContainsEncoded for a key hashed with Hash by a
-// filter or view of the encoded filter's seed, which answers for keys of
-// any family.
+// ContainsHashEncoded is ContainsEncoded, for keys of any family, for a key
+// hashed with Hash by a filter or view of the encoded filter's seed.
 func ContainsHashEncoded(data []byte, h uint64) (bool, error) {
 	return containsEncoded(data, kindHash, unsafe.Pointer(&h))
 }
 
 // containsEncoded is ContainsEncoded for the key of kind k at p (for
 // kindHash, the hash, which matches every family). The common case, a
-// compact encoding of the default seed, is tested here from one load of its
+// compact encoding of the default seed, is tested from one load of its
 // 8-byte trailer, with no call but the hash and the probe.
 func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	n := uint64(len(data))
@@ -86,8 +79,7 @@ var compactShapes = func() (s [256]*shape) {
 }()
 
 // kindFamilies holds, for each key kind, the key families (bit i for
-// family i) whose encodings it reads: its own for an unkeyed kind, every
-// one for kindHash.
+// family i) whose encodings it reads: its own, or every one for kindHash.
 var kindFamilies = func() (f [256]uint8) {
 	for k := range f {
 		if kind := keyKind(k); kind == kindHash {
@@ -100,8 +92,7 @@ var kindFamilies = func() (f [256]uint8) {
 }()
 
 // containsOther is containsEncoded for what its fast path does not take:
-// a seeded compact encoding, one with a header, or bytes it cannot read
-// (true and the error).
+// a seeded compact encoding, one with a header, or bytes it cannot read.
 //
 //go:noinline
 func containsOther(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {

@@ -11,21 +11,19 @@ import (
 	"unsafe"
 )
 
-// The binary format (FORMAT.md): a 128-byte header, the table's data as it
-// is in memory, padding included, so that a View probes the encoded bytes
-// in place with a Filter's loads, and a CRC-32C of everything before it.
-// 128 bytes keep the table 64-byte aligned; 64 would not hold a growable
-// keyed filter's header.
+// The binary format (FORMAT.md): a 128-byte header (64 would not hold a
+// growable keyed filter's; 128 keeps the table 64-byte aligned), the table
+// as it is in memory, padding included, so that a View probes it in place
+// with a Filter's loads, and a CRC-32C of everything before it.
 
 const (
-	// formatVersion is the one version of the encoding with a header that
-	// the package writes and reads; FORMAT.md, "Versions", has the earlier ones.
+	// formatVersion is the one version with a header that the package
+	// writes and reads; FORMAT.md, "Versions", has the earlier ones.
 	formatVersion = 5
-	headerSize    = 128 // the table starts 64-byte aligned in the encoding
+	headerSize    = 128
 	checksumSize  = 4
 )
 
-// formatMagic opens every encoding with a header.
 var formatMagic = [4]byte{'C', 'K', 'O', 'O'}
 
 // Header field offsets; FORMAT.md has the table. Integers are little-endian.
@@ -56,38 +54,20 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// header is the decoded fixed part of an encoding: its header, or a compact
-// encoding's trailer and length.
+// header is an encoding's header, or a compact one's trailer and length.
 type header struct {
-	compact  bool
-	layout   Layout
-	f        uint    // fingerprint bits; slots have f+g-k bits
-	kind     keyKind // the key family
-	m        uint64  // buckets: m0 << k
-	count    uint64
-	capacity uint64
-	seed     uint64
-	maxKicks uint64
-	rng      uint64
-
-	// A growable filter's stage (growth.go), and MaxCapacity; whether the
-	// filter is keyed, and its key's check value (keyed.go).
-	g, k        uint
-	maxCapacity uint64
-	keyed       bool
-	keyCheck    uint64
-
-	// An expiring filter's generations (Config.Generations, 0 for keys that
-	// never expire) and its current generation, 0..gens-1 (expiry.go).
-	gens, gen uint
+	compact, keyed               bool
+	layout                       Layout
+	kind                         keyKind // the key family
+	f, g, k                      uint    // fingerprint bits, doublings in all and done (growth.go)
+	gens, gen                    uint    // Config.Generations (0: keys never expire), the current one (expiry.go)
+	m                            uint64  // buckets: m0 << k
+	count, capacity, maxCapacity uint64
+	seed, rng, maxKicks          uint64
+	keyCheck                     uint64 // keyed.go
 }
 
-// slotBits is the width of a slot of the encoded table: the fingerprint,
-// a growable table's layer bits and an expiring one's generation bits.
-func (h *header) slotBits() uint { return h.f + h.g - h.k + genBits(h.gens) }
-
-// shape is the encoded table without data: a fixed or growable table, or
-// an expiring one.
+// shape is the encoded table without data.
 func (h *header) shape() table {
 	if h.gens != 0 {
 		return expiringShape(h.m, h.f, h.layout, h.gens)
@@ -95,8 +75,7 @@ func (h *header) shape() table {
 	return tableShape(h.m>>h.k, h.f, h.g, h.k, h.layout)
 }
 
-// size is the length of the header: a compact encoding's is its version
-// byte.
+// size is the length of the header, a compact encoding's version byte.
 func (h *header) size() uint64 {
 	if h.compact {
 		return 1
@@ -104,25 +83,25 @@ func (h *header) size() uint64 {
 	return headerSize
 }
 
-// tableSize is the size of the table region, padding included: for a
-// compact encoding everything after the version byte.
+// tableSize is the size of the table, padding (a compact trailer) included.
 func (h *header) tableSize() uint64 {
-	bbits := bucketBits(h.layout, h.slotBits())
+	bbits := bucketBits(h.layout, h.f+h.g-h.k+genBits(h.gens))
 	if h.compact {
-		return h.m*uint64(bbits)/8 + compactTail(shapeOf(h.layout, h.f), h.seed, h.count)
+		n := h.m*uint64(bbits)/8 + compactFields + countBytes(h.count, h.seed != DefaultSeed, uint64(shapeOf(h.layout, h.f).reach))
+		if h.seed != DefaultSeed {
+			n += compactSeedLen
+		}
+		return n
 	}
 	return tableBytes(h.m, bbits)
 }
 
-// checksumLen is the length of the checksum that ends the encoding.
-func (h *header) checksumLen() uint64 {
+func (h *header) encodedSize() uint64 {
 	if h.compact {
-		return 0
+		return 1 + h.tableSize()
 	}
-	return checksumSize
+	return headerSize + h.tableSize() + checksumSize
 }
-
-func (h *header) encodedSize() uint64 { return h.size() + h.tableSize() + h.checksumLen() }
 
 // put writes the header of an encoding with a header into b.
 func (h *header) put(b *[headerSize]byte) {
@@ -150,8 +129,8 @@ func (h *header) put(b *[headerSize]byte) {
 	}
 }
 
-// checkVersion checks the magic and the version, which every version of
-// the header keeps at the same place. b holds at least 6 bytes.
+// checkVersion checks the magic and version, the first 6 bytes of b in
+// every version of the header.
 func checkVersion(b []byte) error {
 	if [4]byte(b) != formatMagic {
 		return formatErr(ErrCorrupt, "bad magic %q", b[:4])
@@ -163,39 +142,27 @@ func checkVersion(b []byte) error {
 }
 
 // parseHeader checks the header at the start of b: magic, version, then
-// every parameter, without looking at anything past the header.
+// every parameter, reading nothing past it.
 func parseHeader(b []byte) (header, error) {
 	var h header
-	if len(b) < offVersion+2 {
-		if len(b) < len(formatMagic) && string(b) != string(formatMagic[:len(b)]) {
-			return h, formatErr(ErrCorrupt, "bad magic %q", b)
+	if len(b) >= offVersion+2 {
+		if err := checkVersion(b); err != nil {
+			return h, err
 		}
-		return h, formatErr(ErrCorrupt, "truncated: %d bytes, the header has %d", len(b), headerSize)
-	}
-	if err := checkVersion(b); err != nil {
-		return h, err
+	} else if len(b) < len(formatMagic) && string(b) != string(formatMagic[:len(b)]) {
+		return h, formatErr(ErrCorrupt, "bad magic %q", b)
 	}
 	if len(b) < headerSize {
 		return h, formatErr(ErrCorrupt, "truncated: %d bytes, the header has %d", len(b), headerSize)
 	}
 	le := binary.LittleEndian
 	h = header{
-		layout:      Layout(b[offLayout]),
-		f:           uint(b[offBits]),
-		kind:        keyKind(b[offKind]),
-		m:           le.Uint64(b[offBuckets:]),
-		count:       le.Uint64(b[offCount:]),
-		capacity:    le.Uint64(b[offCapacity:]),
-		seed:        le.Uint64(b[offSeed:]),
-		maxKicks:    uint64(le.Uint32(b[offMaxKicks:])),
-		rng:         le.Uint64(b[offRNG:]),
-		g:           uint(b[offDoublings]),
-		k:           uint(b[offStage]),
-		maxCapacity: le.Uint64(b[offMaxCapacity:]),
-		keyed:       b[offFlags] == flagKeyed,
-		keyCheck:    le.Uint64(b[offKeyCheck:]),
-		gens:        uint(le.Uint16(b[offGenerations:])),
-		gen:         uint(le.Uint32(b[offGeneration:])),
+		layout: Layout(b[offLayout]), f: uint(b[offBits]), kind: keyKind(b[offKind]), m: le.Uint64(b[offBuckets:]),
+		g: uint(b[offDoublings]), k: uint(b[offStage]),
+		gens: uint(le.Uint16(b[offGenerations:])), gen: uint(le.Uint32(b[offGeneration:])),
+		count: le.Uint64(b[offCount:]), capacity: le.Uint64(b[offCapacity:]), maxCapacity: le.Uint64(b[offMaxCapacity:]),
+		seed: le.Uint64(b[offSeed:]), rng: le.Uint64(b[offRNG:]), maxKicks: uint64(le.Uint32(b[offMaxKicks:])),
+		keyed: b[offFlags] == flagKeyed, keyCheck: le.Uint64(b[offKeyCheck:]),
 	}
 	switch {
 	case !h.layout.valid():
@@ -242,13 +209,12 @@ func parseHeader(b []byte) (header, error) {
 }
 
 // EncodedLen returns the length n of the encoding with a header that starts
-// at data, read from its header alone, so that filters stored back to back
-// open without an index: NewView(data[:n]). data may hold more bytes after
-// the encoding; if it holds fewer, EncodedLen returns n and an error
-// wrapping ErrCorrupt and io.ErrUnexpectedEOF. It checks the header as
-// NewView does, with its errors, and reads nothing past it; a length too
-// large for an int gives an error wrapping ErrIncompatible. It never panics
-// and allocates nothing but an error.
+// at data, from its header alone, so that filters stored back to back open
+// without an index: NewView(data[:n]). It checks the header as NewView
+// does, with its errors; a length too large for an int gives one wrapping
+// ErrIncompatible, and data shorter than n gives n and one wrapping
+// ErrCorrupt and io.ErrUnexpectedEOF. It never panics and allocates nothing
+// but an error.
 func EncodedLen(data []byte) (int, error) {
 	if len(data) > 0 && isCompact(data[0]) {
 		return 0, compactLenErr(data[0])
@@ -276,7 +242,6 @@ func allZero(b []byte) bool {
 	return true
 }
 
-// decodeLevel says how much of an encoding decode checks.
 type decodeLevel uint8
 
 const (
@@ -284,42 +249,41 @@ const (
 	checkAll                       // also the checksum and the table's structure
 )
 
-// errCompactLen is EncodedLen's and ReadFrom's error for a compact
-// encoding, whose length only its container knows.
-var errCompactLen = formatErr(ErrIncompatible, "a compact encoding does not record its length: read it whole, then UnmarshalBinary or NewView")
-
 // compactLenErr is EncodedLen's and ReadFrom's error for bytes that start
-// with v, a compact version byte: errCompactLen, or an unsupported version.
+// with v, a compact version byte: only its container knows its length.
 func compactLenErr(v byte) error {
 	if err := checkCompactVersion(v); err != nil {
 		return err
 	}
-	return errCompactLen
+	return formatErr(ErrIncompatible, "a compact encoding does not record its length: read it whole, then UnmarshalBinary or NewView")
 }
 
-// parseAny is parseHeader, or parseCompact for a compact encoding, which
-// must then be all of data.
-func parseAny(data []byte) (header, error) {
-	if len(data) > 0 && isCompact(data[0]) {
-		return parseCompact(data)
-	}
-	return parseHeader(data)
-}
-
-// decode checks the encoding data, which must be exactly one filter of key
-// family kind, keyed with key (nil: unkeyed), and returns its header and a
-// table whose data aliases data. It allocates nothing (but the error): every
-// size is checked against len(data) first.
+// decode checks that data is exactly one encoding of a filter of key family
+// kind, keyed with key (or nil), and returns its header and a table aliasing
+// data, allocating nothing but an error.
 func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (header, table, error) {
-	h, err := parseAny(data)
+	var h header
+	var err error
+	if len(data) > 0 && isCompact(data[0]) {
+		// Decoded, a compact encoding has the Capacity of its table.
+		if h, err = compactHeader(data); err == nil {
+			h.capacity = uint64(capacityFor(h.m, h.f))
+			h.maxCapacity = h.capacity
+		}
+	} else {
+		h, err = parseHeader(data)
+	}
 	if err != nil {
 		return h, table{}, err
 	}
 	if size := h.encodedSize(); uint64(len(data)) != size {
 		return h, table{}, formatErr(ErrCorrupt, "%d bytes, the header describes %d", len(data), size)
 	}
-	end := len(data) - int(h.checksumLen())
-	if level == checkAll && h.checksumLen() > 0 {
+	end := len(data)
+	if !h.compact {
+		end -= checksumSize
+	}
+	if level == checkAll && !h.compact {
 		want := binary.LittleEndian.Uint32(data[end:])
 		if got := crc32.Checksum(data[:end], castagnoli); got != want {
 			return h, table{}, formatErr(ErrChecksum, "CRC-32C %08x, stored %08x", got, want)
@@ -347,17 +311,15 @@ func decode(data []byte, kind keyKind, level decodeLevel, key *sipHasher) (heade
 	return h, t, nil
 }
 
-// errFamily is the error for an encoding of keys of family enc read as
-// keys of kind.
+// errFamily is the error for an encoding of family enc read as keys of kind.
 func errFamily(enc, kind keyKind) error {
 	return formatErr(ErrIncompatible, "filter of %s keys read as %s keys", enc.familyName(), kind.family().familyName())
 }
 
 // checkStructure checks what the checksum cannot, that this package could
-// have written the table: zero padding (if padded), canonical buckets and
-// count occupied slots; in an expiring table, every occupied slot a
-// fingerprint (not 0) under the id of one of its generations. The padding
-// starts on a byte boundary, as m is even.
+// have written the table: zero padding (if padded; it starts on a byte, as
+// m is even), canonical buckets, count occupied slots and, in an expiring
+// table, each a fingerprint (not 0) of one of its generations.
 func (t *table) checkStructure(count uint64, padded bool) error {
 	if padded && !allZero(t.data[len(t.data)-tablePad:]) {
 		return formatErr(ErrCorrupt, "table padding is not zero")
@@ -367,15 +329,14 @@ func (t *table) checkStructure(count uint64, padded bool) error {
 		if !t.validBucket(i) {
 			return formatErr(ErrCorrupt, "bucket %d is not validly encoded", i)
 		}
-		s := t.bucketSlots(i)
-		for k := range s {
-			if s[k] == 0 {
+		for _, v := range t.bucketSlots(i) {
+			if v == 0 {
 				continue
 			}
 			occupied++
-			if t.genBits != 0 && (s[k]&uint32(t.fpMask) == 0 || s[k]>>(t.fbits&31) >= uint32(t.gens)) {
+			if t.genBits != 0 && (v&uint32(t.fpMask) == 0 || v>>(t.fbits&31) >= uint32(t.gens)) {
 				return formatErr(ErrCorrupt, "bucket %d holds fingerprint %d of generation %d, of %d generations",
-					i, s[k]&uint32(t.fpMask), s[k]>>(t.fbits&31), t.gens)
+					i, v&uint32(t.fpMask), v>>(t.fbits&31), t.gens)
 			}
 		}
 	}
@@ -385,61 +346,31 @@ func (t *table) checkStructure(count uint64, padded bool) error {
 	return nil
 }
 
-// familyName names a key family in errors.
+var familyNames = [...]string{kindInt: "integer", kindFloat: "float", kindBytes: "string/[]byte/[N]byte"}
+
 func (k keyKind) familyName() string {
-	switch k {
-	case kindInt:
-		return "integer"
-	case kindFloat:
-		return "float"
-	case kindBytes:
-		return "string/[]byte/[N]byte"
+	if k != kindInvalid && int(k) < len(familyNames) {
+		return familyNames[k]
 	}
 	return fmt.Sprintf("kind %d", k)
 }
 
-// header describes the filter for its encoding.
 func (f *Filter[T]) header() header {
 	return encodingHeader(&f.c.reader, kindOf[T]().family(), f.c.maxKicks, f.c.rng, f.c.gen)
 }
 
-// encodingHeader describes the filter that r, maxKicks, the displacement
-// PRNG state rng and the current generation gen make up, with keys of the
-// given family, for its encoding.
+// encodingHeader is the header of r's filter of keys of the given family.
 func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64, gen uint) header {
 	t := &r.t
-	h := header{
-		layout:      t.layout,
-		keyed:       r.h.sip() != nil,
-		keyCheck:    r.keyCheck(),
-		f:           t.fbits,
-		kind:        family,
-		m:           t.m,
-		count:       uint64(r.count),
-		capacity:    uint64(r.capacity),
-		seed:        r.h.seed,
-		maxKicks:    uint64(maxKicks),
-		rng:         rng,
-		g:           t.g,
-		k:           t.k,
-		maxCapacity: uint64(r.maxCapacity),
-		gens:        t.gens,
-		gen:         gen,
+	return header{
+		layout: t.layout, f: t.fbits, kind: family, m: t.m, g: t.g, k: t.k, gens: t.gens, gen: gen,
+		count: uint64(r.count), capacity: uint64(r.capacity), maxCapacity: uint64(r.maxCapacity),
+		seed: r.h.seed, rng: rng, maxKicks: uint64(maxKicks), keyed: r.h.sip() != nil, keyCheck: r.keyCheck(),
 	}
-	return h
 }
 
-// encodable is the error an encoding of the filter returns, if any: the
-// zero Filter has no table.
-func (c *core) encodable() error {
-	if c.t.data == nil {
-		return errZeroFilter
-	}
-	return nil
-}
-
-// EncodedSize is the length of the filter's encoding: what AppendBinary
-// appends and WriteTo writes. It is 0 for the zero Filter.
+// EncodedSize is the length of what AppendBinary appends and WriteTo
+// writes; 0 for the zero Filter.
 func (f *Filter[T]) EncodedSize() int {
 	if f.c.t.data == nil {
 		return 0
@@ -448,27 +379,27 @@ func (f *Filter[T]) EncodedSize() int {
 	return int(h.encodedSize())
 }
 
-// AppendBinary appends the filter's encoding (FORMAT.md) to b and returns
-// the extended slice, allocating nothing when b has EncodedSize bytes to
-// spare. The same seed and operations give the same bytes on every host.
+// AppendBinary appends the filter's encoding (FORMAT.md) to b, allocating
+// nothing when b has EncodedSize bytes to spare. The same seed and
+// operations give the same bytes on every host.
 func (f *Filter[T]) AppendBinary(b []byte) ([]byte, error) {
-	if err := f.c.encodable(); err != nil {
-		return b, err
+	if f.c.t.data == nil {
+		return b, errZeroFilter
 	}
 	h := f.header()
 	var hb [headerSize]byte
 	h.put(&hb)
 	b = slices.Grow(b, int(h.encodedSize()))
 	start := len(b)
-	b = append(b, hb[:h.size()]...)
+	b = append(b, hb[:]...)
 	b = append(b, f.c.t.data...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
 }
 
 // MarshalBinary returns the filter's encoding; see AppendBinary.
 func (f *Filter[T]) MarshalBinary() ([]byte, error) {
-	if err := f.c.encodable(); err != nil {
-		return nil, err
+	if f.c.t.data == nil {
+		return nil, errZeroFilter
 	}
 	return f.AppendBinary(make([]byte, 0, f.EncodedSize()))
 }
@@ -476,17 +407,16 @@ func (f *Filter[T]) MarshalBinary() ([]byte, error) {
 // WriteTo writes the filter's encoding to w, the table straight from the
 // filter's memory, and returns the number of bytes written.
 func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
-	if err := f.c.encodable(); err != nil {
-		return 0, err
+	if f.c.t.data == nil {
+		return 0, errZeroFilter
 	}
 	h := f.header()
 	var hb [headerSize]byte
 	h.put(&hb)
-	head := hb[:h.size()]
 	var sum [checksumSize]byte
-	binary.LittleEndian.PutUint32(sum[:], crc32.Update(crc32.Checksum(head, castagnoli), castagnoli, f.c.t.data))
+	binary.LittleEndian.PutUint32(sum[:], crc32.Update(crc32.Checksum(hb[:], castagnoli), castagnoli, f.c.t.data))
 	var n int64
-	for _, p := range [][]byte{head, f.c.t.data, sum[:]} {
+	for _, p := range [][]byte{hb[:], f.c.t.data, sum[:]} {
 		k, err := w.Write(p)
 		n += int64(k)
 		if err == nil && k < len(p) {
@@ -499,73 +429,60 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 	return n, nil
 }
 
-// UnmarshalBinary replaces the filter with the one encoded in data, which
-// must be exactly one encoding (either kind, FORMAT.md) of a filter whose
-// keys hash like T's (see Hashable: integers alike, floats alike, strings
-// with byte slices and arrays). It copies the table, keeps no reference to
-// data, and continues exactly as the encoded filter would have: same
-// answers, Capacity, MaxKicks, displacement order and, for an expiring
-// filter, generations and current generation. Errors wrap
-// ErrCorrupt, ErrChecksum, ErrUnsupportedVersion or ErrIncompatible, and
-// leave the filter unchanged; every size is checked against len(data)
-// before anything is allocated, and nothing panics. It works on a zero
-// Filter, as UnmarshalText and ReadFrom do.
-func (f *Filter[T]) UnmarshalBinary(data []byte) error {
-	h, t, err := decode(data, kindOf[T](), checkAll, f.c.h.sip())
+// UnmarshalBinary replaces the filter with the one encoded in data, exactly
+// one encoding (either kind, FORMAT.md) of a filter whose keys hash like T's
+// (see Hashable). It copies the table, keeping no reference to data, and
+// continues exactly as the encoded filter would have: same answers,
+// Capacity, MaxKicks, displacement order and generations. Errors wrap
+// ErrCorrupt, ErrChecksum, ErrUnsupportedVersion or ErrIncompatible and
+// leave the filter unchanged; sizes are checked against len(data) before
+// anything is allocated, and nothing panics. It works on a zero Filter.
+func (f *Filter[T]) UnmarshalBinary(data []byte) error { return f.unmarshal(data, false, f.c.h.sip()) }
+
+// unmarshal makes f the filter encoded in data, keyed with key (or nil),
+// whose table aliases data if owned (nothing else holds it) and padded
+// (not a compact trailer), else copies it.
+func (f *Filter[T]) unmarshal(data []byte, owned bool, key *sipHasher) error {
+	h, t, err := decode(data, kindOf[T](), checkAll, key)
 	if err != nil {
 		return err
 	}
-	t.data = padded(&h, t, false)
-	f.load(&h, t)
+	if owned && !h.compact {
+		// Its pages are already touched: the advice lets khugepaged merge them later.
+		adviseHugePages(t.data)
+	} else {
+		d := newTableData(tableBytes(t.m, t.bbits))
+		copy(d, t.data[:t.m*uint64(t.bbits)/8])
+		t.data = d
+	}
+	f.c = newCore(decodedReader[T](&h, t, key), int(h.maxKicks))
+	f.c.rng, f.c.gen = h.rng, h.gen
 	return nil
 }
 
-// padded is the table data for a Filter decoded as t: t's data if owned
-// and padded with tablePad zero bytes (a compact encoding's trailer is
-// not), else a copy of its buckets in a new table.
-func padded(h *header, t table, owned bool) []byte {
-	if owned && !h.compact {
-		return t.data
-	}
-	d := newTableData(tableBytes(t.m, t.bbits))
-	copy(d, t.data[:t.m*uint64(t.bbits)/8])
-	return d
-}
-
-// readChunk is the first buffer ReadFrom reads the table into; it doubles as
-// data arrives, so a header claiming a huge table costs only what follows it.
+// readChunk is the first buffer ReadFrom reads into; it doubles as data
+// arrives, so a header claiming a huge table costs only what follows it.
 const readChunk = 32<<10 - headerSize
 
 // ReadFrom replaces the filter with one encoding read from r, as WriteTo
-// wrote it, never reading past its end, and returns the number of bytes
-// read; checks and errors are UnmarshalBinary's. At a clean end of stream,
-// before an encoding's first byte, it returns 0 and io.EOF itself (or r's
-// error wrapping it), so a loop over filters written back to back stops
-// there; a stream that ends inside an encoding gives an error wrapping
-// ErrCorrupt and io.ErrUnexpectedEOF, never io.EOF. After an error the
-// filter is unchanged.
+// wrote it, never reading past its end, and returns the bytes read; checks
+// and errors (the filter unchanged) are UnmarshalBinary's. At a clean end of
+// stream, before an encoding's first byte, it returns 0 and io.EOF itself
+// (or r's error wrapping it), so a loop over filters written back to back
+// stops there; a stream that ends inside one gives an error wrapping
+// ErrCorrupt and io.ErrUnexpectedEOF, never io.EOF.
 func (f *Filter[T]) ReadFrom(r io.Reader) (int64, error) {
 	buf, err := readEncoding(r)
-	if err != nil {
-		return int64(len(buf)), err
+	if err == nil {
+		err = f.unmarshal(buf, true, f.c.h.sip())
 	}
-	h, t, err := decode(buf, kindOf[T](), checkAll, f.c.h.sip())
-	if err != nil {
-		return int64(len(buf)), err
-	}
-	// The table keeps aliasing buf, which nothing else holds. Its pages are
-	// already touched: the advice lets khugepaged merge them later.
-	adviseHugePages(t.data)
-	f.load(&h, t)
-	return int64(len(buf)), nil
+	return int64(len(buf)), err
 }
 
 // readEncoding reads one encoding with a header from r, never past its end,
-// and returns its bytes, or the bytes read and an error. The header is
-// checked before the rest is read.
+// checking the magic and version, then the header, before it reads on.
 func readEncoding(r io.Reader) ([]byte, error) {
 	var head [headerSize]byte
-	// The magic and version first, to refuse other bytes before reading more.
 	n, err := io.ReadFull(r, head[:offVersion+2])
 	if err == nil {
 		if isCompact(head[0]) {
@@ -616,27 +533,13 @@ func readErr(err error, started bool) error {
 	case started && errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
 		// The reader's own wrapping of io.EOF: keep its text, not its identity.
 		return fmt.Errorf("%w: truncated: %w (%v)", ErrCorrupt, io.ErrUnexpectedEOF, err)
+	case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("cuckoo: reading a filter: %w", err)
 	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: truncated: %w", ErrCorrupt, err)
-	}
-	return fmt.Errorf("cuckoo: reading a filter: %w", err)
+	return fmt.Errorf("%w: truncated: %w", ErrCorrupt, err)
 }
 
-// load makes f the filter that h and t describe, keyed with f's key.
-func (f *Filter[T]) load(h *header, t table) { f.c = decodedCore[T](h, t, f.c.h.sip()) }
-
-// decodedCore is the state of the decoded filter that h and t describe,
-// keyed with key (nil: unkeyed): its reader, MaxKicks, PRNG state and
-// current generation.
-func decodedCore[T Hashable](h *header, t table, key *sipHasher) core {
-	c := newCore(decodedReader[T](h, t, key), int(h.maxKicks))
-	c.rng, c.gen = h.rng, h.gen
-	return c
-}
-
-// decodedReader is the reader of a decoded filter of keys of type T, keyed
-// with key (nil: unkeyed), which decode checked.
+// decodedReader is the reader of a decoded filter, keyed with key (or nil).
 func decodedReader[T Hashable](h *header, t table, key *sipHasher) reader {
 	r := reader{t: t, h: newHasher(h.seed), kind: kindOf[T](), count: int(h.count), capacity: int(h.capacity),
 		maxCapacity: int(h.maxCapacity)}

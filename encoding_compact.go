@@ -6,35 +6,30 @@ import (
 	"math/bits"
 )
 
-// The compact encoding (FORMAT.md) is for filters stored many to a file by
-// a container that knows each one's length and checks its bytes itself,
-// such as a storage engine's filter blocks: a version byte, the buckets and
-// a trailer, which is also the padding the probes' loads past the last
-// bucket read. No checksum, but the low byte of the length and a mark in
-// the flags refuse most other bytes. Only fixed, unkeyed filters have one:
-// a growable one needs its stage, a keyed one its key's check value.
+// The compact encoding (FORMAT.md), for containers that record each
+// filter's length and check its bytes: a version byte, the buckets and a
+// trailer, which is also the padding the probes' loads past the last bucket
+// read. Instead of a checksum, the low byte of the length and a mark in the
+// flags refuse most other bytes. A growable filter would need its stage, a
+// keyed one its key's check value: only fixed, unkeyed filters have one.
 
 const (
 	// compactVersion is the one compact version the package writes and
-	// reads, formatVersion. A first byte from 1 to maxCompactVersion is a
-	// compact encoding's version; 'C' starts the magic of one with a header.
+	// reads. A first byte from 1 to maxCompactVersion is a compact
+	// encoding's version; 'C' starts the magic of one with a header.
 	compactVersion    = formatVersion
 	maxCompactVersion = 0x1f
 	compactSeedLen    = 8 // the seed, in the trailer, unless it is DefaultSeed
 
-	// The trailer ends with three bytes: the low byte of the encoding's
-	// length, flags and shape. Flags hold the item count's length in bytes
-	// (countBytes), compactFlagSeed, and compactMark in the high four
-	// bits, which no zero byte matches; the shape byte holds f - 4, the
-	// layout (bit 5) and the key family (bits 6-7). Before them come the
-	// count, in that many bytes, then the seed if flagged.
+	// The trailer ends with three bytes (FORMAT.md): the length's low byte,
+	// flags (the count's length in bytes, compactFlagSeed, and compactMark,
+	// which no zero byte matches) and shape (f - 4, layout, key family).
 	compactFields   = 3
 	compactFlagSeed = 8
 	compactMark     = 0xa0
 )
 
-// isCompact reports whether an encoding whose first byte is b is compact,
-// of this package's version or another.
+// isCompact reports whether an encoding starting with b is compact, of any version.
 func isCompact(b byte) bool { return b >= 1 && b <= maxCompactVersion }
 
 // checkCompactVersion checks the version byte v of a compact encoding.
@@ -48,37 +43,24 @@ func checkCompactVersion(v byte) error {
 // countLen is the fewest bytes that hold count: 0 for 0.
 func countLen(count uint64) uint64 { return uint64(bits.Len64(count)+7) / 8 }
 
-// countBytes is how many bytes the trailer holds an item count in: the
-// fewest that hold it or, with no seed, enough to fill the probes' reach.
+// countBytes is the length of the trailer's item count: the fewest bytes
+// that hold it or, with no seed, enough to fill the probes' reach.
 func countBytes(count uint64, seeded bool, reach uint64) uint64 {
-	c := countLen(count)
-	if !seeded && compactFields+c < reach {
-		c = reach - compactFields
+	if c := countLen(count); seeded || compactFields+c >= reach {
+		return c
 	}
-	return c
+	return reach - compactFields
 }
 
-// compactTail is the length of what follows the buckets in a compact
-// encoding of the given shape: the trailer, and a seed not DefaultSeed.
-func compactTail(s *shape, seed, count uint64) uint64 {
-	seedLen := uint64(0)
-	if seed != DefaultSeed {
-		seedLen = compactSeedLen
-	}
-	return compactFields + countBytes(count, seedLen != 0, uint64(s.reach)) + seedLen
-}
-
-// AppendCompact appends the filter's compact encoding (FORMAT.md) to b and
-// returns the extended slice: the buckets and 4 to 9 bytes (12 to 16 with a
-// seed other than DefaultSeed), against AppendBinary's 148, for storage that
-// records each encoding's length and checksums its bytes itself. NewView,
-// NewViewUnverified, ContainsEncoded, UnmarshalBinary and UnmarshalText read
-// it; EncodedLen and ReadFrom cannot. It records the keys, seed and Len, not
-// Capacity, MaxKicks or the PRNG state: decoded, it has the Capacity New
-// promises for its table (see Filter.Capacity) and the default MaxKicks.
+// AppendCompact appends the filter's compact encoding (FORMAT.md) to b,
+// allocating nothing when b has room: the buckets and 4 to 9 bytes (12 to
+// 16 with a seed not DefaultSeed), against AppendBinary's 148, for storage
+// that records each encoding's length and checks its bytes. The decoders
+// and ContainsEncoded read it, but not EncodedLen and ReadFrom. It records
+// the keys, seed and Len, not Capacity, MaxKicks or PRNG state: decoded, it
+// has the Capacity New promises for its table and the default MaxKicks.
 // Only fixed, unkeyed filters of fewer than 2^32 items whose keys never
-// expire (no Config.Generations) have one; others give an error wrapping
-// ErrIncompatible. It allocates nothing when b has room.
+// expire have one; others give an error wrapping ErrIncompatible.
 func (f *Filter[T]) AppendCompact(b []byte) ([]byte, error) {
 	r := &f.c.reader
 	switch {
@@ -93,16 +75,13 @@ func (f *Filter[T]) AppendCompact(b []byte) ([]byte, error) {
 	case uint64(r.count) > math.MaxUint32:
 		return b, formatErr(ErrIncompatible, "%d items: a compact encoding holds fewer than 2^32", r.count)
 	}
-	t := &r.t
 	start := len(b)
 	b = append(b, compactVersion)
-	b = append(b, t.data[:t.m*uint64(t.bbits)/8]...)
+	b = append(b, r.t.data[:r.t.m*uint64(r.t.bbits)/8]...)
 	return appendCompactTrailer(b, start, r, kindOf[T]().family()), nil
 }
 
-// appendCompactTrailer appends what follows the buckets in the compact
-// encoding of r's filter of keys of the given family, which starts at
-// b[start].
+// appendCompactTrailer appends the trailer of r's compact encoding, which starts at b[start].
 func appendCompactTrailer(b []byte, start int, r *reader, family keyKind) []byte {
 	t := &r.t
 	count, seeded := uint64(r.count), r.h.seed != DefaultSeed
@@ -120,69 +99,46 @@ func appendCompactTrailer(b []byte, start int, r *reader, family keyKind) []byte
 	return b
 }
 
-// parseCompact checks the compact encoding that is all of data, which
-// starts with a compact version byte (isCompact), and returns it as the
-// header of the decoded filter: it has the Capacity of its table
-// (capacityFor), the default MaxKicks, and its PRNG at the seed.
-func parseCompact(data []byte) (header, error) {
-	h, err := compactHeader(data)
-	if err != nil {
-		return header{}, err
-	}
-	h.capacity = uint64(capacityFor(h.m, h.f))
-	h.maxCapacity = h.capacity
-	return h, nil
-}
-
-// compactHeader is parseCompact without the capacity, which a lookup
-// straight from the bytes (containsOther) does not need: capacityFor costs
-// more than such a lookup for fingerprints of 8 to 10 bits (splitsTable).
+// compactHeader checks the compact encoding that is all of data, which
+// starts with a compact version byte, and returns the header of its filter
+// (the default MaxKicks, the PRNG at the seed) without the capacity, which
+// decode adds: a lookup straight from the bytes (containsOther) does not
+// need it, and capacityFor costs more than such a lookup for fingerprints
+// of 8 to 10 bits (splitsTable).
 func compactHeader(data []byte) (header, error) {
-	h := header{compact: true}
 	if err := checkCompactVersion(data[0]); err != nil {
 		return header{}, err
 	}
-	if err := readCompact(data, &h); err != nil {
-		return header{}, err
-	}
-	h.rng, h.maxKicks = h.seed, DefaultMaxKicks
-	return h, nil
-}
-
-// readCompact reads the compact encoding that is all of data into h's
-// layout, width, key family, bucket count, item count and seed, and says
-// what is wrong if anything is.
-func readCompact(data []byte, h *header) error {
 	n := uint64(len(data))
 	if n < 1+compactFields {
-		return formatErr(ErrCorrupt, "truncated: %d bytes, a compact encoding has at least %d", n, 1+compactFields)
+		return header{}, formatErr(ErrCorrupt, "truncated: %d bytes, a compact encoding has at least %d", n, 1+compactFields)
 	}
 	shape, flags, check := data[n-1], data[n-2], data[n-3]
-	h.layout, h.f, h.kind = Layout(shape>>5&1), uint(shape&31)+minFingerprintBits, keyKind(shape>>6)
+	h := header{compact: true, layout: Layout(shape >> 5 & 1), f: uint(shape&31) + minFingerprintBits,
+		kind: keyKind(shape >> 6), seed: DefaultSeed, maxKicks: DefaultMaxKicks}
 	c, seeded := uint64(flags&^compactFlagSeed^compactMark), flags&compactFlagSeed != 0
-	// The length first: bytes cut or extended by their container shift the
-	// trailer, whose other fields then say nothing useful.
-	switch {
-	case check != byte(n):
-		return formatErr(ErrCorrupt, "%d bytes, but the trailer gives %d for the length's low byte: cut short, extended, or not a filter", n, check)
-	case h.kind == kindInvalid:
-		return formatErr(ErrCorrupt, "unknown key kind %d", h.kind)
-	case h.f > maxFingerprintBits:
-		return formatErr(ErrCorrupt, "fingerprint bits %d not in %d..%d", h.f, minFingerprintBits, maxFingerprintBits)
-	case c > 7:
-		return formatErr(ErrCorrupt, "unknown compact flags %#x", flags)
-	}
-	h.seed = DefaultSeed
 	tail := compactFields + c
 	if seeded {
 		tail += compactSeedLen
 	}
-	if n < 1+tail {
-		return formatErr(ErrCorrupt, "truncated: %d bytes, too short for the %d-byte trailer its flags announce", n, tail)
+	// The length first: bytes cut or extended by their container shift the
+	// trailer, whose other fields then say nothing useful.
+	switch {
+	case check != byte(n):
+		return header{}, formatErr(ErrCorrupt, "%d bytes, but the trailer gives %d for the length's low byte: cut short, extended, or not a filter", n, check)
+	case h.kind == kindInvalid:
+		return header{}, formatErr(ErrCorrupt, "unknown key kind %d", h.kind)
+	case h.f > maxFingerprintBits:
+		return header{}, formatErr(ErrCorrupt, "fingerprint bits %d not in %d..%d", h.f, minFingerprintBits, maxFingerprintBits)
+	case c > 7:
+		return header{}, formatErr(ErrCorrupt, "unknown compact flags %#x", flags)
+	case n < 1+tail:
+		return header{}, formatErr(ErrCorrupt, "truncated: %d bytes, too short for the %d-byte trailer its flags announce", n, tail)
 	}
 	if seeded {
 		h.seed = binary.LittleEndian.Uint64(data[n-tail:])
 	}
+	h.rng = h.seed
 	for i := range c {
 		h.count |= uint64(data[n-compactFields-c+i]) << (8 * i)
 	}
@@ -191,16 +147,16 @@ func readCompact(data []byte, h *header) error {
 	h.m = buckets / uint64(bbits)
 	switch {
 	case c != countBytes(h.count, seeded, probeReachOf(h.f, bbits)):
-		return formatErr(ErrCorrupt, "item count %d written in %d bytes", h.count, c)
+		return header{}, formatErr(ErrCorrupt, "item count %d written in %d bytes", h.count, c)
 	case h.count > math.MaxUint32:
-		return formatErr(ErrCorrupt, "item count %d: a compact encoding holds fewer than 2^32", h.count)
+		return header{}, formatErr(ErrCorrupt, "item count %d: a compact encoding holds fewer than 2^32", h.count)
 	case h.seed == 0:
-		return formatErr(ErrCorrupt, "seed 0 (a filter's seed is never 0)")
+		return header{}, formatErr(ErrCorrupt, "seed 0 (a filter's seed is never 0)")
 	case seeded && h.seed == DefaultSeed:
-		return formatErr(ErrCorrupt, "DefaultSeed written out (it is written only as a clear flag)")
+		return header{}, formatErr(ErrCorrupt, "DefaultSeed written out (it is written only as a clear flag)")
 	case h.m*uint64(bbits) != buckets || h.m < 2 || h.m%2 != 0 || h.m > maxBuckets || h.count > h.m*slotsPerBucket:
-		return formatErr(ErrCorrupt, "%d bytes of buckets are not an even number of %d-bit buckets in 2..%d holding at most the %d items of the trailer",
+		return header{}, formatErr(ErrCorrupt, "%d bytes of buckets are not an even number of %d-bit buckets in 2..%d holding at most the %d items of the trailer",
 			buckets/8, bbits, uint64(maxBuckets), h.count)
 	}
-	return nil
+	return h, nil
 }

@@ -6,26 +6,19 @@ import (
 	"slices"
 )
 
-// The text encoding is the binary format (FORMAT.md) in standard base64
-// (RFC 4648, padded), so that encoding/json, encoding/xml and other text
-// encoders store a filter as one string instead of silently dropping it.
+// The text encoding is the binary one in padded standard base64, so that
+// text encoders such as encoding/json store a filter rather than drop it.
 
-// AppendText appends the filter's encoding in standard base64 to b, as
-// MarshalText returns it, and returns the extended slice.
+// AppendText appends to b the encoding MarshalText returns.
 func (f *Filter[T]) AppendText(b []byte) ([]byte, error) {
-	if err := f.c.encodable(); err != nil {
-		return b, err
-	}
 	b = slices.Grow(b, base64.StdEncoding.EncodedLen(f.EncodedSize()))
 	// WriteTo through the encoder: no copy of the binary encoding is made.
 	buf := bytes.NewBuffer(b)
 	w := base64.NewEncoder(base64.StdEncoding, buf)
 	if _, err := f.WriteTo(w); err != nil {
-		return b, err // a bytes.Buffer does not fail
+		return b, err // the zero Filter's: a bytes.Buffer does not fail
 	}
-	if err := w.Close(); err != nil {
-		return b, err
-	}
+	_ = w.Close() // flushes into buf
 	return buf.Bytes(), nil
 }
 
@@ -34,22 +27,13 @@ func (f *Filter[T]) AppendText(b []byte) ([]byte, error) {
 func (f *Filter[T]) MarshalText() ([]byte, error) { return f.AppendText(nil) }
 
 // UnmarshalText replaces the filter with the one whose base64 text
-// MarshalText wrote, with UnmarshalBinary's checks, errors and zero-Filter
-// use; text that is not base64 gives an error wrapping ErrCorrupt. After
-// an error the filter is unchanged.
+// MarshalText wrote, as UnmarshalBinary does (checks, errors, zero Filter,
+// unchanged after an error); text not base64 gives one wrapping ErrCorrupt.
 func (f *Filter[T]) UnmarshalText(text []byte) error {
 	data := make([]byte, base64.StdEncoding.DecodedLen(len(text)))
 	n, err := base64.StdEncoding.Decode(data, text)
 	if err != nil {
 		return formatErr(ErrCorrupt, "text is not base64: %v", err)
 	}
-	h, t, err := decode(data[:n], kindOf[T](), checkAll, f.c.h.sip())
-	if err != nil {
-		return err
-	}
-	// The table keeps aliasing data, which nothing else holds.
-	t.data = padded(&h, t, true)
-	adviseHugePages(t.data)
-	f.load(&h, t)
-	return nil
+	return f.unmarshal(data[:n], true, f.c.h.sip())
 }

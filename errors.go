@@ -5,8 +5,7 @@ import (
 	"fmt"
 )
 
-// Sentinel errors. Functions wrap them with details (fmt.Errorf("%w")), so test
-// for them with errors.Is.
+// Sentinel errors, which functions wrap with details: test with errors.Is.
 var (
 	// ErrFull reports that an insert found no free slot within MaxKicks
 	// displacements, leaving the filter as it was; from Build, BuildHashes
@@ -27,16 +26,13 @@ var (
 	// ErrChecksum reports encoded bytes whose checksum does not match.
 	ErrChecksum = errors.New("cuckoo: checksum mismatch")
 
-	// ErrUnsupportedVersion reports an encoding of a format version this
-	// package does not read.
+	// ErrUnsupportedVersion reports an encoding of a version not read here.
 	ErrUnsupportedVersion = errors.New("cuckoo: unsupported format version")
 
-	// ErrIncompatible reports a filter or an encoding that is valid but does
-	// not fit what was asked of it: an encoding that does not fit the
-	// receiver (a filter of string keys read as a filter of uint64, a keyed
-	// one read without its key), filters that Merge cannot combine, a filter
-	// that has no compact encoding (AppendCompact), or a zero Filter asked
-	// to insert or encode.
+	// ErrIncompatible reports a valid filter or encoding that does not fit
+	// what was asked of it: an encoding read as another key family or
+	// without its key, filters that Merge cannot combine, a filter that has
+	// no compact encoding, or a zero Filter asked to insert or encode.
 	ErrIncompatible = errors.New("cuckoo: incompatible filter")
 )
 

@@ -8,50 +8,34 @@ import (
 // Filter is a cuckoo filter of keys of type T: a set that answers "maybe
 // present" or "certainly absent" with two memory accesses and about f/0.95
 // bits per key. Make it with New, Build, BuildHashes or DecodeKeyed, or
-// decode into a zero Filter. Its methods:
-//
-//   - queries: Contains, Count, ContainsBatch and their ...Hash forms, Hash;
-//   - changes: Insert, InsertBatch, Delete and their ...Hash forms,
-//     InsertUnique, Merge, Reset, and Advance for keys that expire;
-//   - persistence: AppendBinary, MarshalBinary, WriteTo, UnmarshalBinary,
-//     ReadFrom, AppendCompact, the text forms for encoding/json;
-//   - introspection: Len, Capacity, MaxCapacity, Slots, LoadFactor,
-//     FingerprintBits, Layout, Seed, SizeBytes, EncodedSize,
-//     EstimatedFalsePositiveRate, Generations, Config, Info, String
-//     (Format and GoString for fmt); and Clone.
-//
-// Queries, introspection and the encoders may run from many goroutines at
-// once; changes and decoders need exclusive access (a ConcurrentFilter
-// needs none).
+// decode into a zero Filter. Its methods that change nothing (queries,
+// introspection, Clone, encoders) may run from many goroutines at once;
+// the others need exclusive access (a ConcurrentFilter's need none). A
+// Filter must not be copied (a copy shares the table, not the count; go vet
+// reports it): Clone makes an independent one.
 //
 // The zero Filter answers as an empty filter that cannot take keys: its
 // queries find nothing, Delete, Reset and Advance do nothing, its counts,
-// rates, Seed and Generations are 0, Hash hashes as DefaultSeed does, and its inserts, Merge
-// and encoders return errors wrapping ErrIncompatible; UnmarshalBinary,
-// UnmarshalText and ReadFrom turn it into a decoded filter.
-//
-// A Filter value must not be copied (g := *f shares f's table but not its
-// count); go vet reports such copies. Clone makes an independent copy.
+// rates, Seed and Generations are 0, Hash hashes as DefaultSeed does, and
+// its inserts, Merge and encoders return errors wrapping ErrIncompatible;
+// the decoders turn it into a decoded filter.
 type Filter[T Hashable] struct {
 	_ noCopy
 	c core
 }
 
-// noCopy makes go vet's copylocks check report a copied Filter: vet treats
-// a struct whose pointer has Lock and Unlock methods as a lock. It takes no
-// space, as the first field.
+// noCopy makes go vet's copylocks check report a copied Filter, taking no
+// space as the first field: vet treats a type with Lock and Unlock as a lock.
 type noCopy struct{}
 
-// Lock is a no-op that copylocks looks for.
 func (*noCopy) Lock() {}
 
-// Unlock is a no-op that copylocks looks for.
 func (*noCopy) Unlock() {}
 
 // New returns an empty filter, or an error wrapping ErrInvalidConfig that
 // names the offending Config field. It allocates the table, O(Capacity)
-// bytes; on Linux it asks for transparent huge pages for it (madvise), which
-// speeds up lookups in large tables (bench/RESULTS.md).
+// bytes, asking Linux for transparent huge pages, which speed up lookups in
+// large tables.
 func New[T Hashable](cfg Config) (*Filter[T], error) {
 	p, err := cfg.resolve()
 	if err != nil {
@@ -84,10 +68,10 @@ func (f *Filter[T]) Count(key T) int { return f.c.countHash(f.Hash(key)) }
 // CountHash is Count for a key hashed with Hash.
 func (f *Filter[T]) CountHash(h uint64) int { return f.c.countHash(h) }
 
-// Insert adds key, with at most MaxKicks displacements. It returns ErrFull
-// if they found no free slot and ErrTooManyDuplicates if key's buckets
-// hold 8 copies of its fingerprint; the filter then holds exactly what it
-// held, in the same table (only the displacement PRNG has moved on).
+// Insert adds key, with at most MaxKicks displacements. After ErrFull (they
+// found no free slot) or ErrTooManyDuplicates (key's buckets hold 8 copies
+// of its fingerprint) the filter holds what it held, in the same table;
+// only the displacement PRNG has moved on.
 func (f *Filter[T]) Insert(key T) error { return f.c.insert(f.c.kind, unsafe.Pointer(&key)) }
 
 // InsertHash is Insert for a key hashed with Hash.
@@ -101,9 +85,8 @@ func (f *Filter[T]) InsertHash(h uint64) error {
 // InsertUnique adds key unless Contains(key) already reports it, and
 // returns whether it added it. A false positive skips a key (later lookups
 // still find it), so do not Delete keys inserted this way. In an expiring
-// filter (Config.Generations) a key already present has its youngest copy
-// moved to the current generation: a key seen once a generation never
-// expires.
+// filter a key already present has its youngest copy moved to the current
+// generation: a key seen once a generation never expires.
 func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	h := f.Hash(key)
 	if f.c.t.genBits != 0 {
@@ -112,53 +95,55 @@ func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	if f.ContainsHash(h) {
 		return false, nil
 	}
-	if err := f.InsertHash(h); err != nil {
-		return false, err
-	}
-	return true, nil
+	err := f.InsertHash(h)
+	return err == nil, err
 }
 
 // Delete removes one copy of key (in an expiring filter, the oldest) and
-// reports whether it found one. Delete only keys that were inserted:
-// another may remove a stored key's matching fingerprint, and then the
-// filter can wrongly answer false for that key.
+// reports whether it found one. Delete only keys that were inserted: another
+// may remove a stored key's matching fingerprint, a false negative for it.
 func (f *Filter[T]) Delete(key T) bool { return f.c.delete(f.Hash(key)) }
 
 // DeleteHash is Delete for a key hashed with Hash.
 func (f *Filter[T]) DeleteHash(h uint64) bool { return f.c.delete(h) }
 
 // Clone returns an independent copy of the filter, PRNG state included, so
-// that given the same operations it continues to the same bytes. It
-// allocates a table of SizeBytes. The Clone of a zero Filter is zero.
+// that given the same operations it continues to the same bytes, in a new
+// table of SizeBytes. The Clone of a zero Filter is zero.
 func (f *Filter[T]) Clone() *Filter[T] {
 	if f.c.t.data == nil {
 		return new(Filter[T])
 	}
 	g := &Filter[T]{c: newCore(f.c.reader, f.c.maxKicks)}
-	g.c.t.data = newTableData(uint64(len(f.c.t.data)))
-	copy(g.c.t.data, f.c.t.data)
-	g.c.rng = f.c.rng
-	g.c.gen = f.c.gen
+	g.c.t.data = append(newTableData(uint64(len(f.c.t.data)))[:0], f.c.t.data...)
+	g.c.rng, g.c.gen = f.c.rng, f.c.gen
 	return g
 }
 
 // Reset empties the filter and restarts its displacement PRNG, as New made
 // it; a grown filter returns to its first table, which Reset allocates.
-func (f *Filter[T]) Reset() { f.c.reset() }
+func (f *Filter[T]) Reset() {
+	c := &f.c
+	if c.t.k > 0 {
+		c.t = newStage(c.t.m0, c.t.fbits, c.t.g, 0, c.t.layout)
+	} else {
+		clear(c.t.data)
+	}
+	c.count, c.rng, c.gen = 0, c.h.seed, 0
+}
 
 // Len is the number of items stored.
 func (f *Filter[T]) Len() int { return f.c.count }
 
-// Seed is the hash seed in use: Config.Seed, or DefaultSeed when that was
-// 0; filters of the same Seed (and Key) give the same Hash(key). It is 0
-// only for the zero Filter.
+// Seed is the hash seed, the same Hash(key) in filters of the same Seed
+// (and Key): Config.Seed, or DefaultSeed for 0; 0 only for the zero Filter.
 func (f *Filter[T]) Seed() uint64 { return f.c.h.seed }
 
-// Capacity is how many distinct keys the filter's table accepts from
-// empty, with MaxKicks at its default or above: Config.Capacity for a
-// filter made by New (see Config.MaxCapacity for when that is
-// MaxCapacity), and what New promises for a table of its size for one made
-// by Build or decoded from a compact encoding, whose Len may exceed it.
+// Capacity is how many distinct keys the filter's table accepts from empty,
+// with MaxKicks at its default or above: Config.Capacity (or MaxCapacity, see
+// Config.MaxCapacity) for a filter made by New; for one made by Build or
+// decoded from a compact encoding, whose Len may exceed it, what New
+// promises for a table of its size.
 func (f *Filter[T]) Capacity() int { return f.c.capacity }
 
 // MaxCapacity is how many distinct keys the filter accepts from empty,
@@ -185,12 +170,10 @@ func (f *Filter[T]) EstimatedFalsePositiveRate() float64 { return f.c.estimatedF
 
 func (c *reader) hash(p unsafe.Pointer) uint64 { return c.h.key(c.kind, p) }
 
-// hashKeyOf is Hash of key by r, or for a zero Filter or View, which has no
-// hasher, by a filter of the default seed.
+// hashKeyOf is Hash of key by r, or by DefaultSeed for a zero Filter or View.
 func hashKeyOf[T Hashable](r *reader, key T) uint64 {
 	if r.kind == kindInvalid {
-		h := newHasher(DefaultSeed)
-		return h.key(kindOf[T](), unsafe.Pointer(&key))
+		return Hash(key)
 	}
 	return r.hash(unsafe.Pointer(&key))
 }
@@ -205,14 +188,14 @@ func (c *reader) countHash(h uint64) int {
 func (c *reader) slots() int { return int(c.t.m) * slotsPerBucket }
 
 func (c *reader) loadFactor() float64 {
-	if c.t.m == 0 { // a zero filter
+	if c.t.m == 0 {
 		return 0
 	}
 	return float64(c.count) / float64(c.slots())
 }
 
-// estimatedFPR is the expected rate: a growable filter that has doublings
-// left matches its slots' layer bits too, 2^(g-k) times rarer.
+// estimatedFPR is the expected rate; slots with doublings left match their
+// layer bits too, 2^(g-k) times rarer.
 func (c *reader) estimatedFPR() float64 {
 	if c.t.m == 0 {
 		return 0
@@ -235,27 +218,14 @@ func (c *core) delete(h uint64) bool {
 	return false
 }
 
-func (c *core) reset() {
-	if c.t.k > 0 { // a grown table: back to the first stage, as New made it
-		c.t = newStage(c.t.m0, c.t.fbits, c.t.g, 0, c.t.layout)
-	} else {
-		clear(c.t.data)
-	}
-	c.count = 0
-	c.rng = c.h.seed
-	c.gen = 0
-}
-
 // Advance starts a new generation of an expiring filter (Config.Generations
 // G) and returns how many stored keys expired: those inserted (or, by
 // InsertUnique, refreshed) G calls of Advance ago, which Len no longer
 // counts, whose slots inserts may reuse, and which lookups answer as keys
-// never inserted (false but for false positives). A key inserted since the
-// last Advance is found until G more calls. With G = 1 Advance empties the
-// filter. On a filter without Generations it does nothing and returns 0.
-//
-// It is one pass over the table, reading it in order and writing the
-// buckets it changes, and allocates nothing.
+// never inserted. A key inserted since the last Advance is found until G
+// more calls; with G = 1 Advance empties the filter. Without Generations it
+// does nothing and returns 0. It is one pass over the table, in order,
+// writing the buckets it changes, and allocates nothing.
 func (f *Filter[T]) Advance() int { return f.c.advance() }
 
 // Generations is Config.Generations: 0 for a filter whose keys never expire.

@@ -5,8 +5,6 @@ import (
 	"strconv"
 )
 
-// Introspection: a filter's Config, and a snapshot of its state for logs.
-
 // Info describes a filter at one moment; its String is one line for logs.
 type Info struct {
 	Len         int // items stored
@@ -19,14 +17,12 @@ type Info struct {
 	Doublings    int // how many times a growable filter has doubled
 	MaxDoublings int // how many times it can double in all; 0 for a fixed filter
 
-	FingerprintBits int
-	Layout          Layout
-	LoadFactor      float64 // Len / Slots
-	// EstimatedFalsePositiveRate is the expected false-positive rate of
-	// Contains at the current load.
-	EstimatedFalsePositiveRate float64
-	MaxKicks                   int  // 0 for a View, which does not insert
-	Keyed                      bool // made with Config.Key; the key itself is never reported
+	FingerprintBits            int
+	Layout                     Layout
+	LoadFactor                 float64 // Len / Slots
+	EstimatedFalsePositiveRate float64 // of Contains at the current load
+	MaxKicks                   int     // 0 for a View, which does not insert
+	Keyed                      bool    // made with Config.Key; the key itself is never reported
 
 	Generations int // Config.Generations: 0 for a filter whose keys never expire
 	Generation  int // an expiring filter's current generation, 0..Generations-1
@@ -41,8 +37,8 @@ func (i Info) String() string {
 }
 
 // info is the Info of reader r (whose count is the filter's) with the given
-// MaxKicks and table size in bytes.
-func (r *reader) info(maxKicks, size int) Info {
+// MaxKicks, table size in bytes and current generation.
+func (r *reader) info(maxKicks, size int, gen uint) Info {
 	return Info{
 		Len: r.count, Capacity: r.capacity, MaxCapacity: r.maxCapacity,
 		Buckets: int(r.t.m), Slots: r.slots(), SizeBytes: size,
@@ -50,52 +46,41 @@ func (r *reader) info(maxKicks, size int) Info {
 		FingerprintBits: int(r.t.fbits), Layout: r.t.layout,
 		LoadFactor: r.loadFactor(), EstimatedFalsePositiveRate: r.estimatedFPR(),
 		MaxKicks: maxKicks, Keyed: r.h.sip() != nil,
-		Generations: int(r.t.gens),
+		Generations: int(r.t.gens), Generation: int(gen),
 	}
 }
 
 // config is the Config that makes an empty filter like r's (seed, width,
 // layout, first table, growth), never with the key.
 func (r *reader) config(maxKicks int) Config {
-	if r.t.m == 0 { // a zero filter
+	if r.t.m == 0 {
 		return Config{}
 	}
 	c := Config{Capacity: r.capacity, FingerprintBits: int(r.t.fbits), Layout: r.t.layout,
-		Seed: r.h.seed, MaxKicks: maxKicks}
+		Seed: r.h.seed, MaxKicks: maxKicks, Generations: int(r.t.gens)}
 	if r.t.g > 0 {
 		c.MaxCapacity = r.maxCapacity
 	}
-	c.Generations = int(r.t.gens)
 	return c
 }
 
 // Config returns the Config that makes an empty filter compatible with f:
 // New(f.Config()) hashes keys alike and has the same table, so it can be
-// Merged into f (unless keys expire: Generations is kept, and expiring
-// filters do not merge). It never includes the Key: for a keyed filter,
-// set it again. For a filter made by Build or decoded from a compact encoding,
-// Config.Capacity is its Capacity, and New makes the same table but for
-// tables New never makes (2 buckets, or with fingerprints of 10 bits or
-// fewer a few bucket counts): there only the hash and width are the same.
-// A zero Filter gives the zero Config.
+// Merged into f unless keys expire. It never includes the Key. For a filter
+// made by Build or decoded from a compact encoding, Config.Capacity is its
+// Capacity, and New makes the same table but for those New never makes (2
+// buckets, or a few bucket counts at fingerprints of 10 bits or fewer),
+// where only the hash and width agree. A zero Filter gives the zero Config.
 func (f *Filter[T]) Config() Config { return f.c.config(f.c.maxKicks) }
 
 // Info returns a snapshot of the filter's size, load and parameters.
-func (f *Filter[T]) Info() Info {
-	i := f.c.info(f.c.maxKicks, f.SizeBytes())
-	i.Generation = int(f.c.gen)
-	return i
-}
+func (f *Filter[T]) Info() Info { return f.c.info(f.c.maxKicks, f.SizeBytes(), f.c.gen) }
 
 // Config is Filter.Config of the filter the view reads, MaxKicks 0.
 func (v *View[T]) Config() Config { return v.r.config(0) }
 
 // Info returns a snapshot of the view's filter; see Filter.Info.
-func (v *View[T]) Info() Info {
-	i := v.r.info(0, v.SizeBytes())
-	i.Generation = int(v.gen)
-	return i
-}
+func (v *View[T]) Info() Info { return v.r.info(0, v.SizeBytes(), v.gen) }
 
 // Config is Filter.Config.
 func (f *ConcurrentFilter[T]) Config() Config {
@@ -107,7 +92,5 @@ func (f *ConcurrentFilter[T]) Config() Config {
 // table's fields are each read once, at moments close together.
 func (f *ConcurrentFilter[T]) Info() Info {
 	r := f.c.view()
-	i := r.info(f.c.maxKicks, f.SizeBytes())
-	i.Generation = int(f.c.gen.Load())
-	return i
+	return r.info(f.c.maxKicks, f.SizeBytes(), uint(f.c.gen.Load()))
 }

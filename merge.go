@@ -4,22 +4,19 @@ import "fmt"
 
 // Merge adds every fingerprint that o holds to f, without keys: afterwards
 // f answers Contains and Count for every key inserted into either as if it
-// had been inserted into f, so filters built in parallel become one. o is
-// not changed. The filters must hash alike (Seed and Key) and have the same
-// width, Layout and bucket geometry, which the same Config gives (MaxKicks
-// aside), and neither may expire keys (Config.Generations); otherwise, and
-// for a nil or zero o or o == f, Merge returns an error wrapping
-// ErrIncompatible. A growable f doubles as
-// needed. If the fingerprints do not all fit, Merge
-// returns an Insert's error (ErrFull, ErrTooManyDuplicates) and f is as it
-// was: Merge fills a copy of f's table, which it allocates, O(f's size).
+// had been inserted into f, so filters built in parallel become one; o is
+// not changed. The filters must hash alike (Seed, Key) and have the same
+// width, Layout and bucket geometry, as the same Config (MaxKicks aside)
+// gives, and keys that never expire; otherwise, and for a nil or zero o or
+// o == f, the error wraps ErrIncompatible. A growable f doubles as needed.
+// Merge fills a copy of f's table, which it allocates, O(f's size): if the
+// fingerprints do not all fit it returns an Insert's error, f as it was.
 func (f *Filter[T]) Merge(o *Filter[T]) error {
 	if err := f.checkMerge(o); err != nil {
 		return err
 	}
-	c := f.c // works on a copy; f is replaced only on success
-	c.t.data = newTableData(uint64(len(f.c.t.data)))
-	copy(c.t.data, f.c.t.data)
+	c := f.c
+	c.t.data = append(newTableData(uint64(len(f.c.t.data)))[:0], f.c.t.data...)
 	if err := c.mergeTable(&o.c.t); err != nil {
 		return err
 	}
@@ -36,31 +33,27 @@ func (f *Filter[T]) checkMerge(o *Filter[T]) error {
 		return fmt.Errorf("%w: Merge of a filter into itself (it would double every count)", ErrIncompatible)
 	case f.c.t.data == nil || o.c.t.data == nil:
 		return fmt.Errorf("%w: Merge with a zero Filter", ErrIncompatible)
-	}
-	a, b := &f.c.t, &o.c.t
-	switch {
 	case f.c.h.seed != o.c.h.seed:
 		return fmt.Errorf("%w: Merge of filters with different seeds", ErrIncompatible)
 	case !sameKey(&f.c.h, &o.c.h):
 		return fmt.Errorf("%w: Merge of filters with different keys (Config.Key)", ErrIncompatible)
-	case a.fbits != b.fbits:
-		return fmt.Errorf("%w: Merge of filters with different fingerprint widths (%d and %d bits)", ErrIncompatible, a.fbits, b.fbits)
-	case a.layout != b.layout:
-		return fmt.Errorf("%w: Merge of filters with different layouts (%v and %v)", ErrIncompatible, a.layout, b.layout)
-	case a.m0 != b.m0:
-		return fmt.Errorf("%w: Merge of filters with different first tables (%d and %d buckets: Capacity differs)", ErrIncompatible, a.m0, b.m0)
-	case a.gens != 0 || b.gens != 0:
-		return fmt.Errorf("%w: Merge of an expiring filter (Generations %d into %d): generations are not merged", ErrIncompatible, b.gens, a.gens)
-	case a.g != b.g:
-		return fmt.Errorf("%w: Merge of filters that can double different numbers of times (%d and %d: MaxCapacity differs)", ErrIncompatible, a.g, b.g)
+	case f.c.t.fbits != o.c.t.fbits:
+		return fmt.Errorf("%w: Merge of filters with different fingerprint widths (%d and %d bits)", ErrIncompatible, f.c.t.fbits, o.c.t.fbits)
+	case f.c.t.layout != o.c.t.layout:
+		return fmt.Errorf("%w: Merge of filters with different layouts (%v and %v)", ErrIncompatible, f.c.t.layout, o.c.t.layout)
+	case f.c.t.m0 != o.c.t.m0:
+		return fmt.Errorf("%w: Merge of filters with different first tables (%d and %d buckets: Capacity differs)", ErrIncompatible, f.c.t.m0, o.c.t.m0)
+	case f.c.t.gens != 0 || o.c.t.gens != 0:
+		return fmt.Errorf("%w: Merge of an expiring filter (Generations %d into %d): generations are not merged", ErrIncompatible, o.c.t.gens, f.c.t.gens)
+	case f.c.t.g != o.c.t.g:
+		return fmt.Errorf("%w: Merge of filters that can double different numbers of times (%d and %d: MaxCapacity differs)", ErrIncompatible, f.c.t.g, o.c.t.g)
 	}
 	return nil
 }
 
 // mergeTable adds every fingerprint of table b, which Merge checked is
-// compatible, to c's table in place, doubling a growable c as needed (the
-// growth policy of an insert, insert.go). On error c's table is partly
-// merged: Merge works on a copy.
+// compatible, to c's table in place, doubling a growable c as an insert
+// would. On error c's table is partly merged: Merge works on a copy.
 func (c *core) mergeTable(b *table) error {
 	for c.t.k < b.k {
 		c.grow()

@@ -8,10 +8,9 @@ import (
 )
 
 // Printing shows what a filter is, never what it holds: Format sends every
-// verb to String or GoString, so no verb prints the seed, the PRNG state or
-// the table. Filter's methods have pointer receivers (vet reports a copied
-// Filter), so a Filter reached by value prints its fields, though never
-// the key (behind hasher.secret). A View may be copied: value receivers.
+// verb to String or GoString, so no verb prints the seed, PRNG state or
+// table. A Filter reached by value (its receivers are pointers, as vet
+// reports copies) prints its fields, never the key (behind hasher.secret).
 
 // String describes the filter in one line, for example
 //
@@ -45,11 +44,9 @@ func (v View[T]) GoString() string {
 // Format prints the view with String, or GoString for %#v.
 func (v View[T]) Format(s fmt.State, verb rune) { formatWith(s, verb, v.String, v.GoString) }
 
-// zeroFilterText is what a zero Filter's description says of it.
 const zeroFilterText = "made neither by New nor by decoding"
 
-// describe is the reader's summary, or for a zero Filter or View (no
-// table), "zero: " and what zero says.
+// describe is the reader's summary, or "zero: " and zero for a zero one.
 func (r *reader) describe(name, zero string) string {
 	if r.t.data == nil {
 		return name + "(zero: " + zero + ")"
@@ -79,8 +76,8 @@ func typeName[T Hashable](name string) string {
 	return name + "[" + reflect.TypeFor[T]().String() + "]"
 }
 
-// formatWith writes str(), or gostr() for %#v, as the verb and flags in s ask: a
-// verb that does not print strings gives fmt's %!verb(string=...) notice.
+// formatWith writes str(), or gostr() for %#v, as the verb and flags in s
+// ask: a verb that does not print strings gives fmt's %!verb(string=...).
 func formatWith(s fmt.State, verb rune, str, gostr func() string) {
 	if verb == 'v' && s.Flag('#') {
 		_, _ = io.WriteString(s, gostr())

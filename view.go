@@ -2,28 +2,20 @@ package cuckoo
 
 import "unsafe"
 
-// View is a read-only filter that answers queries straight from an encoding
-// (see FORMAT.md), for example from a memory-mapped file, without copying
-// its table, with a Filter's lookup code. Make it with NewView,
-// NewViewUnverified or NewKeyedView. Its methods, all safe for concurrent
-// use:
+// View is a read-only filter that answers queries straight from an
+// encoding (FORMAT.md), such as a memory-mapped file, with a Filter's lookup
+// code and without copying the table. Make it with NewView,
+// NewViewUnverified or NewKeyedView; its methods are safe for concurrent
+// use. The zero View answers as an empty filter: its queries find nothing,
+// its counts, rates and Seed are 0, and Hash hashes as DefaultSeed does.
 //
-//   - queries: Contains, Count, ContainsBatch and their ...Hash forms, Hash;
-//   - introspection: Len, Capacity, Slots, LoadFactor, FingerprintBits,
-//     Layout, Seed, SizeBytes, EstimatedFalsePositiveRate, Generations,
-//     Config, Info, String (Format and GoString for fmt).
-//
-// A View reads the bytes it was made from, which must not change while it
-// is in use; it works on any host (the table is little-endian) and does not
-// ask for huge pages (a mapper's choice). If a mapped file is truncated, the
-// next lookup past the new end raises SIGBUS, which ends the process: map
-// only files that nothing truncates (write a new file and rename it into
-// place), or call debug.SetPanicOnFault(true) in the looking-up goroutine
-// and stop using the View after the panic (see the mmap example).
-//
-// The zero View answers as an empty filter, like the zero Filter: its
-// queries find nothing, its counts, rates and Seed are 0, and Hash hashes
-// as DefaultSeed does.
+// The bytes must not change while the View is in use; they read alike on
+// any host (the table is little-endian), and the View asks for no huge pages
+// (a mapper's choice). A lookup past the end of a mapped file that was
+// truncated raises SIGBUS, which ends the process: map only files that
+// nothing truncates (write a new one and rename it into place), or call
+// debug.SetPanicOnFault(true) in the looking-up goroutine and stop using the
+// View after the panic (see the mmap example).
 type View[T Hashable] struct {
 	r   reader
 	gen uint // an expiring filter's current generation, as encoded
@@ -81,24 +73,21 @@ func (v *View[T]) SizeBytes() int { return len(v.r.t.data) }
 // EstimatedFalsePositiveRate is Filter.EstimatedFalsePositiveRate.
 func (v *View[T]) EstimatedFalsePositiveRate() float64 { return v.r.estimatedFPR() }
 
-// Generations is Filter.Generations of the encoded filter: 0 for one whose
-// keys never expire. The view answers as that filter did when it was
-// encoded; only a decoded Filter can Advance.
+// Generations is Filter.Generations of the encoded filter, which the view
+// answers as when it was encoded; only a decoded Filter can Advance.
 func (v *View[T]) Generations() int { return int(v.r.t.gens) }
 
 // NewView returns a View that answers from data, exactly one encoding of a
 // filter whose keys hash like T's (see UnmarshalBinary). It checks what
 // UnmarshalBinary checks, with its errors, in O(len(data)) time, copying
-// and allocating nothing proportional to data; NewViewUnverified skips
-// those checks for bytes known to be intact.
+// and allocating nothing proportional to data.
 func NewView[T Hashable](data []byte) (*View[T], error) { return newView[T](data, checkAll, nil) }
 
-// NewViewUnverified is NewView in constant time: it checks only what the
-// header tells (every field in range, len(data) the length it describes,
-// the key family T's), with NewView's errors. It reads neither the CRC-32C
-// nor the table, so a changed seed or table byte goes unnoticed and the
-// View answers wrongly, false negatives included; whatever the bytes, it
-// never reads outside data and never panics. Use it only on bytes verified
+// NewViewUnverified is NewView in constant time: it checks only the header
+// (every field in range, len(data) the length it gives, the key family
+// T's), with NewView's errors. It reads neither the CRC-32C nor the table,
+// so a changed byte may make the View answer wrongly, false negatives
+// included, but never read outside data or panic. Use it on bytes verified
 // otherwise (a storage layer's checksum, an earlier NewView).
 func NewViewUnverified[T Hashable](data []byte) (*View[T], error) {
 	return newView[T](data, checkHeader, nil)
