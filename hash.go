@@ -178,8 +178,6 @@ func (h *hasher) u64(v uint64) uint64 {
 
 func (h *hasher) bytes(b []byte) uint64 { return xxh3.HashSeed(b, h.seed) }
 
-func (h *hasher) string(s string) uint64 { return xxh3.HashStringSeed(s, h.seed) }
-
 // floatBits is the word a float64 key hashes as, so that keys that compare
 // equal hash equal.
 func floatBits(v float64) uint64 {
@@ -209,17 +207,15 @@ func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
 	return h.otherKey(k, p)
 }
 
-// otherKey is key for the kinds it does not take itself.
+// otherKey is key for the kinds it does not take itself: a string is
+// hashed as its bytes, read in place, which gives the same hash.
 func (h *hasher) otherKey(k keyKind, p unsafe.Pointer) uint64 {
 	keyed := k&kindKeyed != 0
 	var b []byte
 	switch k &^ kindKeyed {
 	case kindString:
 		s := *(*string)(p)
-		if !keyed {
-			return h.string(s)
-		}
-		return h.sip().string(s)
+		b = unsafe.Slice(unsafe.StringData(s), len(s))
 	case kindBytes:
 		b = *(*[]byte)(p)
 	case kindBytes16:
@@ -233,10 +229,10 @@ func (h *hasher) otherKey(k keyKind, p unsafe.Pointer) uint64 {
 		}
 		return h.u64(w)
 	}
-	if !keyed {
-		return h.bytes(b)
+	if keyed {
+		return h.sip().bytes(b)
 	}
-	return h.sip().bytes(b)
+	return h.bytes(b)
 }
 
 // keyWord is an integer or float key of kind k as the 64-bit word hashed

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"unsafe"
 
 	"github.com/zeebo/xxh3"
 )
@@ -21,8 +22,10 @@ func TestHashIsXXH3(t *testing.T) {
 				t.Fatalf("seed %#x v %#x: %#x, xxh3 says %#x", seed, v, got, want)
 			}
 		}
-		if got, want := h.string("hello"), xxh3.HashSeed([]byte("hello"), h.seed); got != want {
-			t.Fatal("string hash is not xxh3")
+		for _, str := range []string{"", "hello", "a longer string, past xxh3's short cases of at most 16 bytes"} {
+			if got, want := h.key(kindString, unsafe.Pointer(&str)), xxh3.HashStringSeed(str, h.seed); got != want {
+				t.Fatalf("seed %#x: string %q hashes as %#x, xxh3 says %#x", seed, str, got, want)
+			}
 		}
 	}
 }
