@@ -21,7 +21,7 @@ import (
 // table pointer, the versions of both buckets' stripes, the words of bucket
 // 1, the words of bucket 2, then both versions again. Which words: those
 // lookup's probe for the table's class loads, and on a retry
-// (confirmAbsent) those ctable.holds loads; both are checked. It tests the
+// (lookupAt) those ctable.holds loads; both are checked. It tests the
 // buckets with the production value-level code (match). Only loads of the
 // locations it reads matter, so between two of its loads it only needs the
 // stores to those locations: the interleavings are enumerated over those.
