@@ -85,6 +85,7 @@ type concurrent struct {
 	rng      uint64        // a Filter's displacement PRNG state, kept for Snapshot and the encoding
 	path     []pathNode    // search's queue: searchBuckets*MaxKicks + 2 nodes
 	gen      atomic.Uint32 // an expiring filter's current generation (concurrent_expiry.go): stored under mu
+	genV     uint32        // gen as a slot holds it, above the fingerprint: under mu (setGen)
 }
 
 // maxOptimistic is how many lock-free reads a lookup tries before it reads
@@ -123,7 +124,7 @@ func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64, gen ui
 	c.h, c.kind, c.capacity, c.maxCapacity = r.h, r.kind, r.capacity, r.maxCapacity
 	c.maxKicks, c.rng, c.count = maxKicks, rng, r.count
 	c.path = make([]pathNode, 0, searchBuckets*maxKicks+2)
-	c.gen.Store(uint32(gen))
+	c.setGen(uint32(gen), s.t.fbits)
 	c.n.Store(int64(r.count))
 	c.cur.Store(s)
 }
@@ -514,25 +515,26 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 }
 
 // insertLocked is Filter's insert on the current table. A free slot of a
-// fixed one-word-bucket table is filled written out (342 instructions an
-// insert, 376 through addTo, f = 13).
+// table of one-word buckets, fixed or expiring, is filled written out (342
+// instructions an insert, 376 through addTo, f = 13).
 func (c *concurrent) insertLocked(h uint64) error {
 	s := c.cur.Load()
 	t := &s.t
-	if !t.class.oneWord() { // growable, f > 16, semi-sorted f = 4, expiring
+	if !t.class.wordProbe() { // growable, f > 16, semi-sorted f = 4, classExpiring
 		return c.insertSlow(s, h)
 	}
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
+	v := fp | c.genV                             // 0 if keys never expire
 	b1, b2 := t.narrowWord(i1), t.narrowWord(i2) // both read first: their misses overlap
-	if t.class.packedNarrow() {
+	if t.codec != classSemi { // packed
 		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)
 		i, z := i1, z1
 		if z1 == 0 {
 			i, z = i2, z2
 		}
 		if z != 0 { // an empty slot: no write session needed (fill)
-			s.fill(i*uint64(t.bbits)+t.firstSlot(z, 0), fp)
+			s.fill(i*uint64(t.bbits)+t.firstSlot(z, 0), v)
 			c.count++
 			return nil
 		}
@@ -541,13 +543,13 @@ func (c *concurrent) insertLocked(h uint64) error {
 		if !free1 {
 			i, b = i2, b2
 		}
-		s.setNarrow(i, t.semiWith(b, fp), true)
+		s.setNarrow(i, t.semiWith(b, v), true)
 		c.count++
 		return nil
 	}
 	// moveNear reads 8 buckets, within search's budget for MaxKicks >= 2.
-	if c.maxKicks < 2 || !s.moveNear(i1, b1, i2, b2, fp) {
-		return c.displace(s, i1, fp, i2, fp)
+	if c.maxKicks < 2 || !s.moveNearAny(i1, b1, i2, b2, v) {
+		return c.displace(s, i1, v, i2, v)
 	}
 	c.count++
 	return nil
@@ -557,8 +559,10 @@ func (c *concurrent) insertLocked(h uint64) error {
 // which writes only new tables no reader sees, and publishes the one
 // holding the key; a failed insert publishes nothing.
 func (c *concurrent) insertSlow(s *ctable, h uint64) error {
-	if s.t.genBits != 0 {
-		return c.insertExpiring(s, h)
+	if s.t.genBits != 0 { // classExpiring: buckets of up to 128 bits
+		fp, i1 := s.t.locate(h)
+		v := s.t.expiringValue(fp, uint(c.gen.Load()))
+		return c.insertAt(s, i1, v, s.t.alt(i1, fp), v)
 	}
 	full := s.t.canGrow() && c.count >= s.t.stageCapacity() // doubles first
 	if !full {
@@ -660,7 +664,14 @@ func (c *concurrent) reset() {
 	c.count = 0
 	c.publishCount()
 	c.rng = c.h.seed
-	c.gen.Store(0)
+	c.setGen(0, 0)
+}
+
+// setGen makes gen the current generation of a table of fbits-bit
+// fingerprints.
+func (c *concurrent) setGen(gen uint32, fbits uint) {
+	c.gen.Store(gen)
+	c.genV = gen << (fbits & 31)
 }
 
 // errZeroConcurrent is what needs a table returns on a zero ConcurrentFilter.

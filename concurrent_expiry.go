@@ -22,47 +22,6 @@ func (t *table) expiringMatchesOf(lo, hi uint64, fp uint32) int {
 	return n
 }
 
-// insertExpiring is insertLocked for an expiring table: the fingerprint
-// stored in the current generation.
-func (c *concurrent) insertExpiring(s *ctable, h uint64) error {
-	t := &s.t
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	v := t.expiringValue(fp, uint(c.gen.Load()))
-	if t.class == classExpiring { // buckets of up to 128 bits
-		return c.insertAt(s, i1, v, i2, v)
-	}
-	// insertLocked's fast paths, written out: through addTo an insert took 28
-	// instructions more, through a helper shared with insertLocked 17 (and
-	// insertLocked's 26; f = 13, conc gen).
-	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
-	if t.class == classExpNarrow {
-		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)
-		i, z := i1, z1
-		if z1 == 0 {
-			i, z = i2, z2
-		}
-		if z != 0 { // an empty slot: no write session needed (fill)
-			s.fill(i*uint64(t.bbits)+t.firstSlot(z, 0), v)
-			c.count++
-			return nil
-		}
-	} else if free1 := t.semiFree(b1); free1 || t.semiFree(b2) {
-		i, b := i1, b1
-		if !free1 {
-			i, b = i2, b2
-		}
-		s.setNarrow(i, t.semiWith(b, v), true)
-		c.count++
-		return nil
-	}
-	if c.maxKicks < 2 || !s.moveNearExpiring(i1, b1, i2, b2, v) {
-		return c.displace(s, i1, v, i2, v)
-	}
-	c.count++
-	return nil
-}
-
 // renewExpiring is InsertUnique's test for an expiring table: if the key is
 // present, its youngest copy moves to the current generation in place, in a
 // write session that leaves its fingerprint bits where they were.
@@ -107,7 +66,7 @@ func (c *concurrent) advance() int {
 	}
 	t := &s.t
 	id := (c.gen.Load() + 1) % uint32(t.gens) // 0 for G = 1
-	c.gen.Store(id)
+	c.setGen(id, t.fbits)
 	var n int
 	switch t.class {
 	case classExpNarrow:
