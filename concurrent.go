@@ -527,7 +527,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 	i2 := t.alt(i1, fp)
 	v := fp | c.genV                             // 0 if keys never expire
 	b1, b2 := t.narrowWord(i1), t.narrowWord(i2) // both read first: their misses overlap
-	if t.codec != classSemi { // packed
+	if t.codec != classSemi {                    // packed
 		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)
 		i, z := i1, z1
 		if z1 == 0 {
