@@ -525,9 +525,10 @@ func (c *concurrent) insertLocked(h uint64) error {
 	}
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
-	v := fp | c.genV                             // 0 if keys never expire
-	b1, b2 := t.narrowWord(i1), t.narrowWord(i2) // both read first: their misses overlap
-	if t.codec != classSemi {                    // packed
+	v := fp | c.genV // 0 if keys never expire
+	// Both buckets are read first, so that their misses overlap.
+	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
+	if t.codec != classSemi { // packed, fixed or expiring
 		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)
 		i, z := i1, z1
 		if z1 == 0 {
