@@ -60,7 +60,7 @@ type header struct {
 	layout                       Layout
 	kind                         keyKind // the key family
 	f, g, k                      uint    // fingerprint bits, doublings in all and done (growth.go)
-	gens, gen                    uint    // Config.Generations (0: keys never expire), the current one (expiry.go)
+	gens, gen                    uint    // Config.Generations (0: keys never expire), the current one (generations.go)
 	m                            uint64  // buckets: m0 << k
 	count, capacity, maxCapacity uint64
 	seed, rng, maxKicks          uint64
