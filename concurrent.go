@@ -132,8 +132,7 @@ func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64, gen ui
 // Hash is Filter.Hash.
 func (f *ConcurrentFilter[T]) Hash(key T) uint64 {
 	if f.c.kind == kindInvalid { // a zero ConcurrentFilter
-		h := newHasher(DefaultSeed)
-		return h.key(kindOf[T](), unsafe.Pointer(&key))
+		return Hash(key)
 	}
 	return f.c.h.key(f.c.kind, unsafe.Pointer(&key))
 }
@@ -182,11 +181,14 @@ func (f *ConcurrentFilter[T]) InsertBatch(keys []T) (int, error) {
 
 // InsertHashBatch is InsertBatch for keys hashed with Hash.
 func (f *ConcurrentFilter[T]) InsertHashBatch(hashes []uint64) (int, error) {
-	var b keyBatch
-	for off := 0; b.more(off, len(hashes)); off += hashBlock {
-		b.add(f.c.insertHashes(hashes[off:min(off+hashBlock, len(hashes))]))
+	n := 0
+	for off := 0; off < len(hashes); off += hashBlock {
+		k, err := f.c.insertHashes(hashes[off:min(off+hashBlock, len(hashes))])
+		if n += k; err != nil {
+			return n, err
+		}
 	}
-	return b.n, b.err
+	return n, nil
 }
 
 // InsertUnique is Filter.InsertUnique as one atomic step: of goroutines
@@ -396,7 +398,8 @@ func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
 }
 
 // lookupAt is a lookup of hash h in table s by validated reads, then under
-// the mutex. It locates the buckets itself, so that lookup keeps only h live.
+// the mutex (an expiring table's by countHash, on the current table). It
+// locates the buckets itself, so that lookup keeps only h live.
 func (c *concurrent) lookupAt(s *ctable, h uint64) bool {
 	if s.t.genBits != 0 { // fingerprint bits compared, of any generation
 		return c.countHash(h) > 0
@@ -609,11 +612,7 @@ func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
 	path, end := s.search(c.path, c.maxKicks, b1, v1, b2, v2)
 	if end < 0 {
-		n := s.t.bucketMatches(b1, v1) + s.t.bucketMatches(b2, v2)
-		if fpm := uint32(s.t.fpMask); s.t.genBits != 0 {
-			n = s.t.countMatches(b1, v1&fpm, b2, v2&fpm)
-		}
-		if n == 2*slotsPerBucket {
+		if s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) == 2*slotsPerBucket {
 			return ErrTooManyDuplicates
 		}
 		return ErrFull
@@ -665,7 +664,7 @@ func (c *concurrent) reset() {
 	c.count = 0
 	c.publishCount()
 	c.rng = c.h.seed
-	c.setGen(0, 0)
+	c.setGen(0, n.t.fbits)
 }
 
 // setGen makes gen the current generation of a table of fbits-bit

@@ -23,8 +23,9 @@ func (t *table) expiringMatchesOf(lo, hi uint64, fp uint32) int {
 }
 
 // renewExpiring is InsertUnique's test for an expiring table: if the key is
-// present, its youngest copy moves to the current generation in place, in a
-// write session that leaves its fingerprint bits where they were.
+// present, its youngest copy moves to the current generation in its bucket,
+// in a write session (a semi-sorted bucket is re-sorted: an overlapping
+// lookup reads again).
 func (c *concurrent) renewExpiring(s *ctable, h uint64) bool {
 	t := &s.t
 	fp, i1 := t.locate(h)
@@ -55,8 +56,8 @@ func (c *concurrent) removeExpiring(s *ctable, h uint64) bool {
 // of the expiring generation, whose keys are no longer live, and moves no
 // fingerprint to another bucket; each bucket it changes is one write
 // session, as a delete's (rewriteNarrow's 8-byte store puts the bits beside
-// it back as they were), outside which a slot that stays has its bits where
-// they were. Lookups read again only if a session overlaps their buckets.
+// it back as they were). A semi-sorted bucket's remaining slots move within
+// it, inside the session, so a lookup that overlaps it reads again.
 func (c *concurrent) advance() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -74,7 +75,7 @@ func (c *concurrent) advance() int {
 	case classExpSemi:
 		n = s.expireSemi(id)
 	default:
-		n = s.expireBuckets(id, t.gens == 1)
+		n = s.expireBuckets(id)
 	}
 	c.count -= n
 	c.publishCount()
@@ -129,16 +130,16 @@ func (s *ctable) expireSemi(id uint32) int {
 	return n
 }
 
-// expireBuckets is advance's pass over any other expiring table (with all,
-// every slot cleared).
-func (s *ctable) expireBuckets(id uint32, all bool) int {
+// expireBuckets is advance's pass over any other expiring table (with
+// G = 1, no generation bits: every slot is of generation 0).
+func (s *ctable) expireBuckets(id uint32) int {
 	t := &s.t
 	n := 0
 	for b := range t.m {
 		slots := t.bucketSlots(b)
 		k := 0
 		for j, v := range slots {
-			if v != 0 && (all || v>>(t.fbits&31) == id) {
+			if v != 0 && v>>(t.fbits&31) == id {
 				slots[j] = 0
 				k++
 			}

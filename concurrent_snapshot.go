@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"io"
+	"slices"
 )
 
 // Snapshots and encodings of a ConcurrentFilter: each reads the table under
@@ -63,11 +64,9 @@ func (c *concurrent) appendBinary(b []byte, family keyKind) ([]byte, error) {
 	h := encodingHeader(&r, family, c.maxKicks, c.rng, uint(c.gen.Load()))
 	var hb [headerSize]byte
 	h.put(&hb)
-	if n := int(h.encodedSize()); cap(b)-len(b) < n {
-		b = append(make([]byte, 0, len(b)+n), b...)
-	}
+	b = slices.Grow(b, int(h.encodedSize()))
 	start := len(b)
-	b = append(b, hb[:h.size()]...)
+	b = append(b, hb[:]...)
 	b = append(b, c.cur.Load().t.data[:h.tableSize()]...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
 }

@@ -245,7 +245,9 @@ func (s *ctable) setNarrow(b, x uint64, insert bool) {
 }
 
 // rewriteNarrow is setNarrow outside an insert for bucket b read as w: one
-// session, one 8-byte store where unalignedLoads. Advance calls it: through
+// session, one 8-byte store where unalignedLoads, which holds the bucket:
+// the expiring classes that call it have buckets of at most 60 bits when
+// they start 4 bits into a byte. Advance calls it: through
 // setNarrow, which reads the bucket again, 123 instructions a bucket (f = 13,
 // G = 4, conc gen).
 func (s *ctable) rewriteNarrow(b, w, x uint64) {

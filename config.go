@@ -55,9 +55,9 @@ type Config struct {
 	// (f+d)/f the bytes of a fixed filter; grown, the size of one for
 	// MaxCapacity); FingerprintBits plus the doublings must be at most 32, or
 	// New's error names the widths that can grow that far. 0, or Capacity,
-	// makes a fixed filter, as does a MaxCapacity below twice Capacity or of
-	// 72 items or fewer (no room to double): then Capacity and
-	// Config().Capacity are MaxCapacity.
+	// makes a fixed filter. A MaxCapacity below twice Capacity, or of 72
+	// items or fewer, leaves no room to double: New makes the fixed filter
+	// for MaxCapacity, whose Capacity and Config().Capacity are MaxCapacity.
 	MaxCapacity int
 	// Generations (at most MaxGenerations) makes keys expire (see Advance):
 	// with G >= 2 every stored key belongs to the generation it was inserted

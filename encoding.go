@@ -210,11 +210,12 @@ func parseHeader(b []byte) (header, error) {
 
 // EncodedLen returns the length n of the encoding with a header that starts
 // at data, from its header alone, so that filters stored back to back open
-// without an index: NewView(data[:n]). It checks the header as NewView
-// does, with its errors; a length too large for an int gives one wrapping
-// ErrIncompatible, and data shorter than n gives n and one wrapping
-// ErrCorrupt and io.ErrUnexpectedEOF. It never panics and allocates nothing
-// but an error.
+// without an index: NewView(data[:n]). data may hold more bytes after the
+// encoding; if it holds fewer, EncodedLen returns n and an error wrapping
+// ErrCorrupt and io.ErrUnexpectedEOF. It checks the header as NewView does,
+// with its errors, and reads nothing past it; a length too large for an int
+// gives an error wrapping ErrIncompatible. It never panics and allocates
+// nothing but an error.
 func EncodedLen(data []byte) (int, error) {
 	if len(data) > 0 && isCompact(data[0]) {
 		return 0, compactLenErr(data[0])

@@ -55,8 +55,9 @@ func countBytes(count uint64, seeded bool, reach uint64) uint64 {
 // AppendCompact appends the filter's compact encoding (FORMAT.md) to b,
 // allocating nothing when b has room: the buckets and 4 to 9 bytes (12 to
 // 16 with a seed not DefaultSeed), against AppendBinary's 148, for storage
-// that records each encoding's length and checks its bytes. The decoders
-// and ContainsEncoded read it, but not EncodedLen and ReadFrom. It records
+// that records each encoding's length and checks its bytes. NewView,
+// NewViewUnverified, ContainsEncoded, UnmarshalBinary and UnmarshalText
+// read it; EncodedLen and ReadFrom cannot. It records
 // the keys, seed and Len, not Capacity, MaxKicks or PRNG state: decoded, it
 // has the Capacity New promises for its table and the default MaxKicks.
 // Only fixed, unkeyed filters of fewer than 2^32 items whose keys never
