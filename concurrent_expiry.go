@@ -131,7 +131,7 @@ func (s *ctable) expireSemi(id uint32) int {
 }
 
 // expireBuckets is advance's pass over any other expiring table (with
-// G = 1, no generation bits: every slot is of generation 0).
+// G = 1, no generation bits: every slot is of generation 0, f = 32 too).
 func (s *ctable) expireBuckets(id uint32) int {
 	t := &s.t
 	n := 0
@@ -139,7 +139,7 @@ func (s *ctable) expireBuckets(id uint32) int {
 		slots := t.bucketSlots(b)
 		k := 0
 		for j, v := range slots {
-			if v != 0 && v>>(t.fbits&31) == id {
+			if v != 0 && uint64(v)>>t.fbits == uint64(id) { // fbits is 32 where G = 1 and f = 32
 				slots[j] = 0
 				k++
 			}
