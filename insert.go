@@ -367,7 +367,7 @@ func (t *table) freeOf(o [slotsPerBucket]uint64) (free [slotsPerBucket]bool) {
 			lo[k] = t.narrowWord(o[k])
 		}
 		for k := range free {
-			free[k] = t.freeIn(lo[k])
+			free[k] = t.roomIn(lo[k], 0)
 		}
 		return free
 	}
