@@ -88,8 +88,7 @@ type concurrent struct {
 	genV     uint32        // gen as a slot holds it, above the fingerprint: under mu (setGen)
 }
 
-// maxOptimistic is how many lock-free reads a lookup tries before it reads
-// under the mutex.
+// maxOptimistic is how many lock-free reads a lookup tries before locking.
 const maxOptimistic = 8
 
 // NewConcurrent returns an empty concurrent filter, or an error wrapping
@@ -118,8 +117,7 @@ func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
 	return c
 }
 
-// load makes c the filter r with table s (published last), MaxKicks,
-// PRNG state rng and current generation gen.
+// load makes c the filter r with table s, which it publishes last.
 func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64, gen uint) {
 	c.h, c.kind, c.capacity, c.maxCapacity = r.h, r.kind, r.capacity, r.maxCapacity
 	c.maxKicks, c.rng, c.count = maxKicks, rng, r.count
@@ -667,8 +665,7 @@ func (c *concurrent) reset() {
 	c.setGen(0, n.t.fbits)
 }
 
-// setGen makes gen the current generation of a table of fbits-bit
-// fingerprints.
+// setGen makes gen the current generation, for fbits-bit fingerprints.
 func (c *concurrent) setGen(gen uint32, fbits uint) {
 	c.gen.Store(gen)
 	c.genV = gen << (fbits & 31)

@@ -2,9 +2,7 @@ package cuckoo
 
 import "math/bits"
 
-// A ConcurrentFilter's expiring tables (generations.go): lookups test the
-// fingerprint bits, writers store slot values with the generation bits, and
-// Advance clears a generation bucket by bucket.
+// A ConcurrentFilter's expiring tables, as generations.go's of a Filter.
 
 // expiringMatchesOf is the number of slots of the bucket (lo, hi), as
 // ctable.read gives it, whose fingerprint is fp, of any generation.
@@ -22,10 +20,9 @@ func (t *table) expiringMatchesOf(lo, hi uint64, fp uint32) int {
 	return n
 }
 
-// renewExpiring is InsertUnique's test for an expiring table: if the key is
-// present, its youngest copy moves to the current generation in its bucket,
-// in a write session (a semi-sorted bucket is re-sorted: an overlapping
-// lookup reads again).
+// renewExpiring is InsertUnique's test for an expiring table: a present
+// key's youngest copy moves to the current generation within its bucket in
+// a write session, as re-sorting a semi-sorted bucket moves its slots.
 func (c *concurrent) renewExpiring(s *ctable, h uint64) bool {
 	t := &s.t
 	fp, i1 := t.locate(h)
@@ -52,12 +49,11 @@ func (c *concurrent) removeExpiring(s *ctable, h uint64) bool {
 
 // advance is Advance: the next generation becomes current and the slots of
 // the one it reuses are cleared in place (with G = 1, every slot). A lookup
-// never misses a key live for the whole of it: the pass removes only slots
-// of the expiring generation, whose keys are no longer live, and moves no
-// fingerprint to another bucket; each bucket it changes is one write
-// session, as a delete's (rewriteNarrow's 8-byte store puts the bits beside
-// it back as they were). A semi-sorted bucket's remaining slots move within
-// it, inside the session, so a lookup that overlaps it reads again.
+// never misses a key live for the whole of it: the pass clears only expired
+// keys' slots and moves no fingerprint to another bucket; each bucket it
+// changes is one write session, as a delete's (rewriteNarrow's 8-byte store
+// puts the bits beside it back as they were), inside which a semi-sorted
+// bucket's remaining slots move, so an overlapping lookup reads again.
 func (c *concurrent) advance() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -83,8 +79,7 @@ func (c *concurrent) advance() int {
 }
 
 // expireNarrow is advance's pass over classExpNarrow, four lanes at once,
-// its constants hoisted (computed in the loop: 150 instructions a bucket,
-// f = 13, G = 4, conc gen).
+// its constants hoisted (else 150 instructions a bucket, f = 13, G = 4).
 func (s *ctable) expireNarrow(id uint) int {
 	t := &s.t
 	l := t.lanes

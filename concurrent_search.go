@@ -65,7 +65,6 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 	return q, -1
 }
 
-// moveNearAny is moveNear, or moveNearExpiring for an expiring table.
 func (s *ctable) moveNearAny(i1, w1, i2, w2 uint64, v uint32) bool {
 	if s.t.genBits != 0 {
 		return s.moveNearExpiring(i1, w1, i2, w2, v)

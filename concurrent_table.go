@@ -158,8 +158,7 @@ func (s *ctable) pair(i uint64) *[3]uint64 {
 	return (*[3]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), i*8))
 }
 
-// bump opens, or closes, a write session on bucket b: its stripe's version
-// is odd within it.
+// bump opens or closes a write session on bucket b (its version odd within).
 func (s *ctable) bump(b uint64) {
 	v := s.seq[b&s.smask].Add(1)
 	s.rec.store(s, true, b&s.smask, v)
@@ -244,12 +243,11 @@ func (s *ctable) setNarrow(b, x uint64, insert bool) {
 	s.bump(b)
 }
 
-// rewriteNarrow is setNarrow outside an insert for bucket b read as w: one
-// session, one 8-byte store where unalignedLoads, which holds the bucket:
-// the expiring classes that call it have buckets of at most 60 bits when
-// they start 4 bits into a byte. Advance calls it: through
-// setNarrow, which reads the bucket again, 123 instructions a bucket (f = 13,
-// G = 4, conc gen).
+// rewriteNarrow is setNarrow outside an insert, for Advance, of bucket b
+// read as w (setNarrow reads it again: 123 instructions a bucket, f = 13,
+// G = 4, conc gen): one session, one 8-byte store where unalignedLoads,
+// which holds the bucket, as the expiring classes that call it have
+// buckets of at most 60 bits when they start 4 bits into a byte.
 func (s *ctable) rewriteNarrow(b, w, x uint64) {
 	if !unalignedLoads {
 		s.setNarrow(b, x, false)

@@ -10,24 +10,17 @@ import "math/bits"
 // generation the key was stored or last refreshed (InsertUnique) in. The
 // fingerprint alone decides where a key lives (fpMask: table.other and the
 // walks), and a displacement moves whole slots, generation and all. A
-// lookup compares a slot's fingerprint bits, in the same load: packed
-// slots of <= 16 bits (classExpNarrow) by classNarrow's test with the
-// borrow stopped at each lane's top fingerprint bit (fpLanes), semi-sorted
-// ones of G <= 16 (classExpSemi) with the generation bits masked off the
-// decoded prefixes (expiringLows). No expired slot is left for a lookup to
-// match, so the false-positive rate is that of f bits at the same load.
+// lookup compares only a slot's fingerprint bits, in the same load
+// (fpLanes, expiringLows). Advance clears the generation it reuses in one
+// pass, so that Len counts live keys, inserts reuse the slots at once, and
+// no expired slot is left to match: the false-positive rate is that of f
+// bits at the same load.
 //
-// Advance clears the generation it reuses in one pass over the table, so
-// that Len counts live keys, inserts reuse the slots at once, and lookups
-// never compare generations.
-//
-// Which copy: Delete removes the oldest slot that matches the key's
-// fingerprint in its two buckets, and InsertUnique refreshes the youngest.
-// Keys whose fingerprints and buckets collide are one key to the filter,
-// present while the youngest of their slots lives; both choices keep that
-// slot at least as young as the youngest live copy of any of them, so no
-// live key goes missing. Refreshing the oldest instead would keep a
-// colliding key's older copy alive as long as the other key is seen.
+// Delete removes the oldest slot matching the key's fingerprint in its two
+// buckets, InsertUnique refreshes the youngest: keys whose fingerprints and
+// buckets collide are one key to the filter, present while the youngest of
+// their slots lives, and both choices keep that slot at least as young as
+// the youngest live copy of any of them, so no live key goes missing.
 
 // newTableFor is the empty table of a Config resolved to p.
 func newTableFor(p *params) table {
@@ -134,8 +127,7 @@ func (t *table) expiringLows(b, bp, bl uint64) uint64 {
 	return b>>semiCodeBits ^ bl | t.unspread[(z>>3)*0x249>>9&0xf]
 }
 
-// age is how many generations ago the slot value v was stored, the current
-// generation being gen.
+// age is how many generations ago slot value v was stored; gen is current.
 func (t *table) age(v uint32, gen uint) uint {
 	id := uint(v >> (t.fbits & 31))
 	if id > gen {
@@ -163,8 +155,7 @@ func (t *table) oldest(i1, i2 uint64, fp uint32, gen uint, young bool) (b uint64
 	return b, s, k
 }
 
-// expire clears every slot of generation id, in one pass, and returns how
-// many it cleared.
+// expire clears the slots of generation id and returns how many.
 func (t *table) expire(id uint) int {
 	switch {
 	case t.codec == classSemi && t.genBits <= 4:
@@ -262,17 +253,15 @@ func (t *table) semiEmpty(b uint64) int {
 	return 4 - int(used&1+used>>w&1+used>>(2*w)&1+used>>(3*w)&1)
 }
 
-// semiExpiry clears the slots of one generation from the buckets of a
-// semi-sorted table of one-word buckets and at most 4 generation bits, the
-// top bits of each slot's prefix. Slots are sorted, so a generation's are
-// a run; cleared, they are the smallest, so the bucket stays sorted if the
-// run moves to the bottom and the slots below it move up by its length k
-// (prefixes by 4k bits, low parts by kw): 77 instructions a bucket, where
-// decoding and sorting (expireEach) took 201 (f = 13, G = 4).
+// semiExpiry clears one generation from a semi-sorted table of one-word
+// buckets whose at most 4 generation bits top each slot's prefix. Sorted,
+// a generation's slots are a run; cleared, they are the smallest, so the
+// bucket stays sorted with the run moved to the bottom and the slots below
+// it up by its length k (prefixes by 4k bits, low parts by kw): 77
+// instructions a bucket, not expireEach's 201 (f = 13, G = 4).
 type semiExpiry struct {
 	idN, genN uint64 // id in the generation bits of each prefix, and their mask
-	// moves[r] clears the run r (a mask of slots) by products, which need
-	// no shift count.
+	// moves[r] clears run r (a mask of slots) by products: no shift counts.
 	moves [16]semiMove
 }
 
@@ -298,8 +287,8 @@ func (e *semiExpiry) init(t *table, id uint32) {
 	}
 }
 
-// run marks the slots of generation id of a bucket whose prefixes decode
-// to nib, one bit a slot. They are a run of slots.
+// run marks, one bit a slot, the run of generation id's slots of a bucket
+// whose prefixes decode to nib.
 func (e *semiExpiry) run(nib uint64) uint64 {
 	x := (nib ^ e.idN) & e.genN
 	z := ^((x&0x7777 + 0x7777) | x) & 0x8888

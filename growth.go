@@ -1,35 +1,27 @@
 package cuckoo
 
-// Where a key of a growable table lives: its layer bits and stage (place,
-// other, restage) beside its fingerprint and base buckets (locate, alt);
-// the doubling that moves a table to its next stage; and the policy that
-// doubles it and retries an insert (insertGrowing).
-//
 // Growth (Config.MaxCapacity above Capacity) doubles a filter without its
 // keys, keeping every key, its false-positive rate, and lookups of two
-// buckets. Stage k, 0 to g, has m0 * 2^k buckets. A key's hash gives an
-// f-bit fingerprint fp, a base bucket i1 in [0, m0) and g layer bits L. At
-// stage k its first bucket is
-//
-//	B1 = i1*2^k + L>>(g-k)
-//
-// and the g-k layer bits no index holds yet are kept above the fingerprint:
-// a slot has f+g-k bits, fp | (L mod 2^(g-k)) << f.
+// buckets; insertGrowing holds the policy. Stage k, 0 to g, has m0 * 2^k
+// buckets. A key's hash gives an f-bit fingerprint fp, a base bucket i1 in
+// [0, m0) (locate) and g layer bits L. At stage k its first bucket is
+// B1 = i1*2^k + L>>(g-k), and the g-k layer bits no index holds yet are
+// kept above the fingerprint (place, restage): a slot has f+g-k bits,
+// fp | (L mod 2^(g-k)) << f.
 //
 // The second bucket has base alt(i1, fp) and layer bits L ^ H(fp), so that
 // displacements move load between layers. A slot keeps its own bucket's
-// layer bits, so one rule, an involution, serves both: in bucket
+// layer bits, so one rule, an involution, serves both (other): in bucket
 // B = i*2^k + l, v = fp | r<<f has layer l<<(g-k) | r, and its other place
 // is base alt(i, fp) in that layer ^ H(fp).
 //
-// Doubling: bucket B of stage k becomes 2B and 2B+1, each slot going by its
-// top layer bit, which it loses, in one pass. A lookup at stage k compares
-// f+g-k bits, so the rate is at most the configured one at every stage. L
-// is the top g bits of the low 32 bits of locate's fingerprint product,
-// which needs f+g <= 32.
+// Doubling (double): bucket B of stage k becomes 2B and 2B+1, each slot
+// going by its top layer bit, which it loses, in one pass. A lookup at
+// stage k compares f+g-k bits, so the rate is at most the configured one
+// at every stage. L is the top g bits of the low 32 bits of locate's
+// fingerprint product, which needs f+g <= 32.
 
-// place returns a key's two buckets and the value each would hold for it,
-// from its hash.
+// place returns a key's two buckets and the value each would hold for it.
 func (t *table) place(h uint64) (b1 uint64, v1 uint32, b2 uint64, v2 uint32) {
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
@@ -39,8 +31,7 @@ func (t *table) place(h uint64) (b1 uint64, v1 uint32, b2 uint64, v2 uint32) {
 	return t.layered(h, fp, i1, i2)
 }
 
-// layered is place for a growable table, given the fingerprint and the two
-// base buckets locate and alt give.
+// layered is place for a growable table, given locate's and alt's results.
 func (t *table) layered(h uint64, fp uint32, i1, i2 uint64) (b1 uint64, v1 uint32, b2 uint64, v2 uint32) {
 	l1, l2 := t.layers(h, fp)
 	b1, v1 = t.staged(i1, l1, fp)
@@ -215,12 +206,11 @@ func (x *placedKey) placeIn(t *table) (b1 uint64, v1 uint32, b2 uint64, v2 uint3
 	return b1, v1, b2, v2
 }
 
-// insertGrowing inserts x into c's table, which can double, by the policy
-// Insert, Merge and the concurrent insertSlow share: the table doubles
-// first when its stage is full, and again each time the insert fails with
-// ErrFull while it can (failed: x has just failed at this stage). ErrFull
-// comes only after the last stage, with the filter as it was.
-// ErrTooManyDuplicates comes first: a doubling keeps copies together.
+// insertGrowing inserts x by the policy Insert, Merge and the concurrent
+// insertSlow share: the table doubles first when its stage is full, and
+// again on each ErrFull while it can (failed: x has just failed at this
+// stage). ErrFull comes only after the last stage, with the filter as it
+// was; ErrTooManyDuplicates first, as a doubling keeps copies together.
 func (c *core) insertGrowing(x *placedKey, failed bool) error {
 	if !failed && c.count >= c.t.stageCapacity() {
 		if c.t.countMatches(x.placeIn(&c.t)) == 2*slotsPerBucket {
