@@ -40,8 +40,7 @@ func containsKeys[T Hashable](c *reader, keys []T, found []bool) int {
 	return n
 }
 
-// hashKeys sets out[i] to the hash of keys[i], keys of the given kind
-// hashed by h; out is at least as long as keys.
+// hashKeys sets out[i] to h's hash of keys[i]; len(out) >= len(keys).
 func hashKeys[T Hashable](h *hasher, kind keyKind, keys []T, out []uint64) {
 	if kind == kindInt { // 8-byte integers: hashed several at a time
 		hashBatch(h, unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(keys))), len(keys)), out)
@@ -82,9 +81,8 @@ func (b *keyBatch) add(n int, err error) { b.n, b.err = b.n+n, err }
 
 func (b *keyBatch) more(off, n int) bool { return off < n && b.err == nil }
 
-// hashedBlock hashes the first hashBlock keys (or all, if fewer) of the
-// given kind with h into b.hs and returns their hashes. The insert is not
-// a function value here, which would make b.hs escape: an allocation a call.
+// hashedBlock hashes up to hashBlock keys into b.hs; taking the insert as
+// a function value would make b.hs escape, an allocation a call.
 func hashedBlock[T Hashable](b *keyBatch, h *hasher, kind keyKind, keys []T) []uint64 {
 	keys = keys[:min(len(keys), hashBlock)]
 	hashKeys(h, kind, keys, b.hs[:])
@@ -99,10 +97,9 @@ func (f *Filter[T]) InsertHashBatch(hashes []uint64) (int, error) {
 	return f.c.insertHashes(hashes)
 }
 
-// insertHashes inserts hs in order and returns how many went in, stopping
-// at the first error. While it inserts chunk k, chunk k+2's buckets are
-// being fetched, and for chunk k+1 the first buckets of the walks of keys
-// whose two buckets are full (walkAhead).
+// insertHashes inserts hs in order, up to the first error, and returns how
+// many went in, fetching while it inserts chunk k the buckets of chunk k+2
+// and the first buckets of chunk k+1's walks (walkAhead).
 func (c *core) insertHashes(hs []uint64) (int, error) {
 	chunk := func(k int) []uint64 {
 		off := min(k*batchChunk, len(hs))
@@ -133,14 +130,12 @@ func (c *core) insertHashes(hs []uint64) (int, error) {
 }
 
 // walkPrefetchMin is the table size, in bytes, from which insertHashes
-// prefetches the walks' first buckets: half the last-level cache, which the
-// table shares with the keys and the other cores (on a 32 MiB L3, fills of
-// 25 MiB tables 12-15% faster, of 1.6 MiB 26-34% slower: bench/RESULTS.md);
-// 16 MiB, a guess, where cpuid does not give the L3. A variable for tests.
+// prefetches walks: half the L3, shared with the keys and other cores (on
+// 32 MiB: 25 MiB fills 12-15% faster, 1.6 MiB 26-34% slower), else 16 MiB,
+// a guess. A variable for tests.
 var walkPrefetchMin = walkPrefetchSize(cpuid.CPU.Cache.L3)
 
-// walkPrefetchSize is walkPrefetchMin for a last-level cache of l3 bytes,
-// 0 or less if unknown.
+// walkPrefetchSize is walkPrefetchMin for l3 bytes of L3, <= 0 if unknown.
 func walkPrefetchSize(l3 int) int {
 	if l3 <= 0 {
 		return 16 << 20
@@ -155,10 +150,9 @@ func (c *core) walkAhead() bool {
 	return t.batchAsm() && t.class.oneWord() && len(t.data) >= walkPrefetchMin
 }
 
-// prefetchWalks prefetches, for each hash of hs (at most batchChunk) whose
-// two buckets are full, the other buckets of the fingerprints in both,
-// which its walk's first step reads. It only reads: a bucket changed by the
-// time the key goes in costs a wasted prefetch.
+// prefetchWalks prefetches, for each hash of hs whose buckets are full, the
+// other buckets of their fingerprints, its walk's first reads; it only
+// reads, so a bucket changed by the insert costs a wasted prefetch.
 func prefetchWalks(t *table, hs []uint64) {
 	var offs [2 * slotsPerBucket * batchChunk]uint64
 	n := 0

@@ -80,8 +80,7 @@ func AppendCompactHashes[T Hashable](b []byte, cfg Config, hashes []uint64) ([]b
 	return appendCompactTrailer(b, start, &c.reader, kindOf[T]().family()), nil
 }
 
-// buildReader checks a Build Config for n keys of type T and returns the
-// resolved parameters and a reader with their hash, without a table.
+// buildReader checks a Build Config for n keys: params, a reader, no table.
 func buildReader[T Hashable](cfg Config, n int) (reader, params, error) {
 	var p params
 	var err error
@@ -109,32 +108,27 @@ func buildReader[T Hashable](cfg Config, n int) (reader, params, error) {
 	return r, p, nil
 }
 
-// buildKicks bounds each insert's walk in a large build: 16 times the
-// default fills tables about half a point further. Small builds, at a load
-// of 1, walk at most 2 steps a key (at least 100): a failing insert there
-// is cheaper to retry in a table 2 buckets larger.
+// buildKicks bounds a large build's walks: 16 times the default fills
+// tables about half a point further. Small builds, at a load of 1, walk 2
+// steps a key (at least 100): retrying 2 buckets larger is cheaper.
 const buildKicks = 16 * DefaultMaxKicks
 
-// buildLoad is the load Build first tries for larger key sets: walks of
-// buildKicks fill tables of a million keys to 0.976-0.978, of thousands
-// to 0.96-0.98.
+// buildLoad is Build's first load for larger key sets: walks of buildKicks
+// fill tables of a million keys to 0.976-0.978, of thousands to 0.96-0.98.
 const buildLoad = 0.977
 
 // buildAttempts bounds each pass of build: random keys took at most 4 in
-// 400,000 builds, and 16 grow the table by 30 buckets or 6.1% (a load of
-// 0.92 at most), so only keys crowded into too few buckets fail them all.
+// 400,000 builds; 16 grow the table 30 buckets or 6.1% (to a load of 0.92).
 const buildAttempts = 16
 
-// build inserts the distinct hashes hs (InsertUnique's sense) into the
-// first of its attempts, empty tables of more and more buckets, that holds
-// them all, each in the buffer alloc returns for at least n bytes (the
-// table, then its walks' path) or the last one. Attempts are sized for
-// len(hs) keys; the first that stores clearly fewer (hs repeats keys)
-// starts over, once, from the size for those it stored. Work and memory are
-// bounded by len(hs), whatever the hashes: the first pass makes at most
-// buildAttempts attempts, on at most 1.061 * buildStart(len(hs)) + 30
-// buckets, then fails with ErrFull; the second at most buildAttempts below
-// the size the first filled, then that size, which places the hashes alike.
+// build inserts the distinct hashes hs (InsertUnique's sense) into empty
+// tables of more and more buckets until one holds them all, each in the
+// buffer alloc returns for n bytes or more (the table, then the walks'
+// path) or the last one. If that one stores clearly fewer (hs repeats
+// keys), build starts over once, sized for those. Work and memory are
+// bounded by len(hs): the first pass makes buildAttempts attempts at most,
+// on at most 1.061*buildStart(len(hs))+30 buckets, then ErrFull; the
+// second as many below the size that held them, then that size.
 func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, error) {
 	m := buildStart(len(hs), p.f)
 	kicks := min(buildKicks, max(DefaultMaxKicks/5, 2*len(hs)))
@@ -188,9 +182,8 @@ func buildFailed(t *table, hs []uint64, h uint64, attempt int) error {
 		len(hs), attempt, t.m)
 }
 
-// keysCrowded returns the buckets of hash h in table t and how many
-// distinct fingerprints (up to 9: more than 8 fit no table of t's size)
-// the hashes of hs sharing both have.
+// keysCrowded returns h's buckets in t and how many distinct fingerprints
+// (up to 9: more than 8 fit none) the hashes of hs sharing both have.
 func keysCrowded(t *table, hs []uint64, h uint64) (k int, b1, b2 uint64) {
 	b1, _, b2, _ = t.place(h)
 	var fps [2*slotsPerBucket + 1]uint32
@@ -220,9 +213,8 @@ func buildFilter[T Hashable](r reader, p params, hs []uint64) (*Filter[T], error
 	return f, nil
 }
 
-// buildStart is the bucket count Build tries first for n keys of f-bit
-// fingerprints: the fewest that hold n at buildLoad (less for narrow ones:
-// targetLoad), or for small n, whose tries are cheap, at a load of 1.
+// buildStart is Build's first bucket count for n keys: the fewest at
+// buildLoad (less for narrow f), or at 1 for small n, whose tries are cheap.
 func buildStart(n int, f uint) uint64 {
 	load := min(buildLoad, targetLoad(f)+0.025)
 	if n <= 256 {

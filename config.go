@@ -9,14 +9,13 @@ import (
 
 // Config describes a filter. Every zero field but Capacity takes its default.
 type Config struct {
-	// Capacity, required (> 0), is the number of items the filter must
-	// accept: inserting Capacity distinct keys into an empty filter succeeds,
-	// with MaxKicks at its default or above. New allocates at once the
-	// buckets it needs (about Capacity*s/7.6 bytes for s-bit slots:
-	// FingerprintBits, plus the bits of Generations or MaxCapacity), not
-	// rounded up to a power of two, and rejects a size an int cannot count;
-	// running out of memory is fatal in Go, so bound Capacity by the memory
-	// you mean to spend.
+	// Capacity, required (> 0), is the number of items the filter must accept:
+	// inserting Capacity distinct keys into an empty filter succeeds, with
+	// MaxKicks at its default or above. New allocates at once the buckets it
+	// needs (about Capacity*s/7.6 bytes for s-bit slots: FingerprintBits, plus
+	// the bits of Generations or MaxCapacity), not rounded up to a power of
+	// two, and rejects a size an int cannot count; running out of memory is
+	// fatal in Go, so bound Capacity by the memory you mean to spend.
 	Capacity int
 
 	// FalsePositiveRate is the rate wanted with Capacity items stored; it
@@ -182,9 +181,8 @@ func (c Config) check(full bool) (params, error) {
 // final count is a multiple of the first, which must not round it up much.
 const minBaseBuckets = 16
 
-// growable sets p up for a growable filter of maxCap items: it doubles
-// floor(log2(maxCap/Capacity)) times, or fewer to keep minBaseBuckets, from
-// the buckets Capacity needs or the final table's share if more.
+// growable sets p up to double floor(log2(maxCap/Capacity)) times (fewer
+// to keep minBaseBuckets) from Capacity's buckets or the last's share.
 func (p *params) growable(maxCap int) error {
 	if maxCap < p.capacity {
 		return invalidField("MaxCapacity", "%d is below Capacity %d (0 means a fixed filter)", maxCap, p.capacity)
@@ -216,8 +214,7 @@ func (p *params) growable(maxCap int) error {
 	return nil
 }
 
-// checkCounts rejects a table whose size in bytes or slots exceeds maxInt
-// (tests pass math.MaxInt32), so that every count a filter reports is an int.
+// checkCounts keeps a table's bytes and slots to maxInt: counts are ints.
 func checkCounts(capacity int, m uint64, bbits uint, maxInt uint64) error {
 	if n := tableBytes(m, bbits); n > maxInt {
 		return invalidField("Capacity", "%d needs a %d-byte filter, more than this platform can address", capacity, n)
@@ -231,9 +228,8 @@ func checkCounts(capacity int, m uint64, bbits uint, maxInt uint64) error {
 // spareBuckets are added to every table: small tables fill unevenly.
 const spareBuckets = 2
 
-// minFreeSlots is how many slots a table keeps free at capacity, at least
-// (2*Capacity below 24 items): with the target load's 16-32 alone 1,123 of
-// 57.6 million fills of small tables failed, with it none of 62 million.
+// minFreeSlots: a table keeps min(2*Capacity, 48) slots free at capacity;
+// the target load alone failed 1,123 of 57.6 million small tables' fills.
 const minFreeSlots = 48
 
 // overCapacity is the error for a Capacity above maxCapacity(f).
@@ -270,11 +266,10 @@ func bucketsBase(n uint64, f uint) uint64 {
 	return m
 }
 
-// capacityFor is the Capacity a table of m (even) buckets promises: the
-// largest, at least 1, for which bucketsFor gives at most m buckets, so
-// that Build's and compact tables promise what New does. A table that
-// splits promises a tenth less (2.3% of fills failed at the full figure,
-// none of 66,790 so).
+// capacityFor is the Capacity a table of m (even) buckets promises, the
+// largest (at least 1) for which bucketsFor gives at most m, so Build's and
+// compact tables promise what New does; a split table promises a tenth
+// less (2.3% of fills failed at the full figure, none of 66,790 so).
 func capacityFor(m uint64, f uint) int {
 	// bucketsFor(c) <= m exactly when bucketsBase(c) <= top, the last
 	// count up to m that does not split.
@@ -282,9 +277,8 @@ func capacityFor(m uint64, f uint) int {
 	for top > 2 && splitsTable(top, f) {
 		top -= 2
 	}
-	// Both of bucketsBase's counts are at most top (c <= (top-2)*4*load and
-	// c + min(2c, minFreeSlots) <= 4*top); then step to the exact answer,
-	// which the float products may miss by one.
+	// Estimate from bucketsBase's two counts, then step to the exact
+	// answer, which the float products may miss by one.
 	limit := min(maxCapacity(f), math.MaxInt)
 	c := uint64(0)
 	if top > spareBuckets {
@@ -308,11 +302,10 @@ func capacityFor(m uint64, f uint) int {
 	return int(max(c, 1))
 }
 
-// splitsTable reports whether the offsets r(fp) of table.alt (nearly) all
-// leave one remainder modulo some q in 3..64 dividing m: then under 1 in 16
-// fingerprints move between the buckets' classes, whose fills fail far more
-// often (f = 8: 26 of 400 fills of 932 buckets, none of 934; bench/RESULTS.md).
-// Only f <= 10 is checked: wider ones split no table below 10^4 buckets.
+// splitsTable reports whether nearly all offsets r(fp) of table.alt agree
+// modulo some q in 3..64 dividing m: under 1 in 16 fingerprints then cross
+// the bucket classes, and fills fail (f = 8: 26 of 400 at 932 buckets, none
+// at 934). f > 10, which splits no table below 10^4 buckets, is not checked.
 func splitsTable(m uint64, f uint) bool {
 	if f > 10 {
 		return false
@@ -327,8 +320,7 @@ func splitsTable(m uint64, f uint) bool {
 		var classes [64]uint32
 		most := uint32(0)
 		fp := uint32(1)
-		// Once 1 in 16 of all fingerprints lie outside the largest class so
-		// far, no class can end up with more than 15 in 16: q does not split.
+		// Once 1 in 16 lie outside the largest class so far, q cannot split.
 		for ; fp <= fps && (fp-1-most)*16 < fps; fp++ {
 			c := (uint64(fp*0x9e3779b1)*m>>32 | 1) % q
 			classes[c]++
@@ -345,15 +337,13 @@ func splitsTable(m uint64, f uint) bool {
 const primesAnd4 uint64 = 1<<3 | 1<<4 | 1<<5 | 1<<7 | 1<<11 | 1<<13 | 1<<17 | 1<<19 | 1<<23 |
 	1<<29 | 1<<31 | 1<<37 | 1<<41 | 1<<43 | 1<<47 | 1<<53 | 1<<59 | 1<<61
 
-// falsePositiveRate is the expected rate at which a key not in a filter of
-// f-bit fingerprints at the given load is found: each of the 4*load*m items
-// matches with probability 2/(m*(2^f-1)), so the count is nearly Poisson.
+// falsePositiveRate is the expected false-positive rate at f bits and load:
+// 4*load*m items match with probability 2/(m*(2^f-1)) each, nearly Poisson.
 func falsePositiveRate(f uint, load float64) float64 {
 	return -math.Expm1(-2 * slotsPerBucket * load / float64(uint64(1)<<f-1))
 }
 
-// bitsForRate is the smallest width whose rate at its target load, or in a
-// full table, is at most rate.
+// bitsForRate is the least width reaching rate at its target load (or full).
 func bitsForRate(rate float64, full bool) (uint, bool) {
 	for f := uint(minFingerprintBits); f <= maxFingerprintBits; f++ {
 		load := 1.0

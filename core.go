@@ -1,16 +1,11 @@
 package cuckoo
 
-// The state under the public types: a reader answers queries (Filter,
-// View), a core also changes the table (Filter, ConcurrentFilter's
-// snapshots); their operations live in lookup.go, insert.go, filter.go.
-
 import (
 	"math/bits"
 	"unsafe"
 )
 
-// reader is what answering queries needs; Filter and View share it, so both
-// take the same lookup code.
+// reader is what queries need: Filter and View share it and its lookup.
 type reader struct {
 	h           hasher
 	kind        keyKind // how keys of the filter's type are hashed

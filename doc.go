@@ -138,21 +138,18 @@ package cuckoo
 //	build.go, batch.go                  Build, the batches
 //	encoded.go, encoding*.go            ContainsEncoded, the formats (FORMAT.md)
 //	filter.go                           Filter and its methods
-//	lookup.go, lookup_generic.go        the single-key probe, the batch dispatch, the
-//	                                    pure-Go batches
+//	lookup.go, lookup_generic.go        the single-key probe, batch dispatch, pure-Go batches
 //	lookup_asm.go, lookup_*.go, *.s     the assembly batches and their selection
 //	insert.go, growth.go, generations.go
-//	                                    an insert: its fast paths, the displacement walks;
-//	                                    growth: where a key lives (locate, alt, stages),
-//	                                    doubling, and the policy that doubles and retries;
-//	                                    keys that expire: slots with generation bits,
-//	                                    InsertUnique, Delete and Advance of such filters
+//	                                    an insert: fast paths, displacement walks; growth:
+//	                                    where a key lives (locate, alt, stages), doubling,
+//	                                    the policy that doubles and retries; keys that
+//	                                    expire: generation bits, InsertUnique, Delete, Advance
 //	core.go                             reader and core, the state under the public types
 //	config.go, errors.go                Config and its resolution, the errors
 //	table.go, table_*.go                Layout, the table, its shapes, loads and stores and
-//	                                    bucket operations; the bucket codec (table.go
-//	                                    chooses the layout's: table_packed.go,
-//	                                    table_semisort.go)
+//	                                    bucket operations; the layouts' bucket codecs
+//	                                    (table_packed.go, table_semisort.go; table.go chooses)
 //	hash.go, siphash.go, lanes.go       key kinds, hashing (xxh3; SipHash-2-4 for keyed
 //	                                    filters); SWAR arithmetic on four lanes
 //	store_*.go, pages_*.go              release stores, huge-page advice, by platform

@@ -25,10 +25,9 @@ func ContainsHashEncoded(data []byte, h uint64) (bool, error) {
 	return containsEncoded(data, kindHash, unsafe.Pointer(&h))
 }
 
-// containsEncoded is ContainsEncoded for the key of kind k at p (for
-// kindHash, the hash, which matches every family). The common case, a
-// compact encoding of the default seed, is tested from one load of its
-// 8-byte trailer, with no call but the hash and the probe.
+// containsEncoded is ContainsEncoded for the key of kind k at p (kindHash:
+// a hash, of any family). A default-seed compact encoding, the common case,
+// is read from one 8-byte load of its trailer, calling only hash and probe.
 func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	n := uint64(len(data))
 	// A compact encoding is at least 9 bytes: its version, then a last
@@ -67,8 +66,7 @@ func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	return s.probeFixed(data[1:], m, h), nil
 }
 
-// compactShapes is the shape of each compact shape byte, nil for a byte
-// of no shape (a width above 32 bits, or no key family).
+// compactShapes is the shape of each compact shape byte, or nil.
 var compactShapes = func() (s [256]*shape) {
 	for b := range s {
 		if f := uint(b&31) + minFingerprintBits; f <= maxFingerprintBits && b>>6 != 0 {
@@ -78,8 +76,7 @@ var compactShapes = func() (s [256]*shape) {
 	return s
 }()
 
-// kindFamilies holds, for each key kind, the key families (bit i for
-// family i) whose encodings it reads: its own, or every one for kindHash.
+// kindFamilies has bit i set for each family whose encodings kind k reads.
 var kindFamilies = func() (f [256]uint8) {
 	for k := range f {
 		if kind := keyKind(k); kind == kindHash {
@@ -91,8 +88,7 @@ var kindFamilies = func() (f [256]uint8) {
 	return f
 }()
 
-// containsOther is containsEncoded for what its fast path does not take:
-// a seeded compact encoding, one with a header, or bytes it cannot read.
+// containsOther is containsEncoded for what its fast path does not take.
 //
 //go:noinline
 func containsOther(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {

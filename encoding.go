@@ -12,9 +12,8 @@ import (
 )
 
 // The binary format (FORMAT.md): a 128-byte header (64 would not hold a
-// growable keyed filter's; 128 keeps the table 64-byte aligned), the table
-// as it is in memory, padding included, so that a View probes it in place
-// with a Filter's loads, and a CRC-32C of everything before it.
+// growable keyed filter's; 128 aligns the table to 64 bytes), the table as
+// in memory, padded, for a Filter's loads in a View, and a CRC-32C of both.
 
 const (
 	// formatVersion is the one version with a header that the package
@@ -129,8 +128,7 @@ func (h *header) put(b *[headerSize]byte) {
 	}
 }
 
-// checkVersion checks the magic and version, the first 6 bytes of b in
-// every version of the header.
+// checkVersion checks the magic and version, b[:6] in every header version.
 func checkVersion(b []byte) error {
 	if [4]byte(b) != formatMagic {
 		return formatErr(ErrCorrupt, "bad magic %q", b[:4])
@@ -440,9 +438,8 @@ func (f *Filter[T]) WriteTo(w io.Writer) (int64, error) {
 // anything is allocated, and nothing panics. It works on a zero Filter.
 func (f *Filter[T]) UnmarshalBinary(data []byte) error { return f.unmarshal(data, false, f.c.h.sip()) }
 
-// unmarshal makes f the filter encoded in data, keyed with key (or nil),
-// whose table aliases data if owned (nothing else holds it) and padded
-// (not a compact trailer), else copies it.
+// unmarshal makes f the filter in data, keyed with key (or nil), aliasing
+// data if owned (nothing else holds it) and not compact, else copying it.
 func (f *Filter[T]) unmarshal(data []byte, owned bool, key *sipHasher) error {
 	h, t, err := decode(data, kindOf[T](), checkAll, key)
 	if err != nil {
@@ -522,9 +519,8 @@ func readEncoding(r io.Reader) ([]byte, error) {
 	return buf, nil
 }
 
-// readErr wraps an error of ReadFrom's reader; started says whether any
-// byte was read before (io.ReadFull says io.EOF whenever its read got none).
-// Only a stream that held no byte ends cleanly, with its error as it is.
+// readErr wraps an error of ReadFrom's reader: only a stream that held no
+// byte (!started; io.ReadFull says io.EOF for any empty read) ends cleanly.
 func readErr(err error, started bool) error {
 	switch {
 	case !started && errors.Is(err, io.EOF):

@@ -8,15 +8,13 @@ import (
 
 // The compact encoding (FORMAT.md), for containers that record each
 // filter's length and check its bytes: a version byte, the buckets and a
-// trailer, which is also the padding the probes' loads past the last bucket
-// read. Instead of a checksum, the low byte of the length and a mark in the
-// flags refuse most other bytes. A growable filter would need its stage, a
-// keyed one its key's check value: only fixed, unkeyed filters have one.
+// trailer, the padding the probes read past the last bucket. The length's
+// low byte and a flags mark, not a checksum, refuse most other bytes; it
+// has no room for a growable filter's stage or a keyed one's key check.
 
 const (
-	// compactVersion is the one compact version the package writes and
-	// reads. A first byte from 1 to maxCompactVersion is a compact
-	// encoding's version; 'C' starts the magic of one with a header.
+	// compactVersion is the one compact version written and read. A first
+	// byte in 1..maxCompactVersion is a compact version, 'C' a header's magic.
 	compactVersion    = formatVersion
 	maxCompactVersion = 0x1f
 	compactSeedLen    = 8 // the seed, in the trailer, unless it is DefaultSeed
@@ -32,7 +30,6 @@ const (
 // isCompact reports whether an encoding starting with b is compact, of any version.
 func isCompact(b byte) bool { return b >= 1 && b <= maxCompactVersion }
 
-// checkCompactVersion checks the version byte v of a compact encoding.
 func checkCompactVersion(v byte) error {
 	if v != compactVersion {
 		return formatErr(ErrUnsupportedVersion, "compact encoding version %d; this package reads version %d", v, compactVersion)
@@ -100,12 +97,10 @@ func appendCompactTrailer(b []byte, start int, r *reader, family keyKind) []byte
 	return b
 }
 
-// compactHeader checks the compact encoding that is all of data, which
-// starts with a compact version byte, and returns the header of its filter
-// (the default MaxKicks, the PRNG at the seed) without the capacity, which
-// decode adds: a lookup straight from the bytes (containsOther) does not
-// need it, and capacityFor costs more than such a lookup for fingerprints
-// of 8 to 10 bits (splitsTable).
+// compactHeader checks the compact encoding that is all of data (data[0]
+// a compact version) and returns its header but for the capacity, which
+// decode adds: containsOther needs none, and capacityFor costs more than
+// its lookup at f = 8 to 10. MaxKicks is the default, the PRNG the seed.
 func compactHeader(data []byte) (header, error) {
 	if err := checkCompactVersion(data[0]); err != nil {
 		return header{}, err
@@ -122,8 +117,7 @@ func compactHeader(data []byte) (header, error) {
 	if seeded {
 		tail += compactSeedLen
 	}
-	// The length first: bytes cut or extended by their container shift the
-	// trailer, whose other fields then say nothing useful.
+	// The length first: cut or extended bytes shift the trailer's fields.
 	switch {
 	case check != byte(n):
 		return header{}, formatErr(ErrCorrupt, "%d bytes, but the trailer gives %d for the length's low byte: cut short, extended, or not a filter", n, check)

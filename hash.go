@@ -58,9 +58,8 @@ const (
 // methods. It is never stored: encodings record key families only.
 const kindHash keyKind = 0xff
 
-// kindOf reports how keys of type T are read, computed once per filter.
-// Byte slices, the keys of storage engines, cost one comparison, so that
-// ContainsEncoded, which calls it every time, inlines.
+// kindOf reports how keys of type T are read. []byte, the storage engines'
+// keys, costs one test, so ContainsEncoded, calling it each time, inlines.
 func kindOf[T Hashable]() keyKind {
 	if _, ok := any((*T)(nil)).(*[]byte); ok {
 		return kindBytes
@@ -142,8 +141,7 @@ func (k keyKind) family() keyKind {
 type hasher struct {
 	bitflip uint64 // xxh3's seed-dependent constant for 4..8-byte inputs
 	seed    uint64
-	// The keyed hash of a filter with Config.Key, which replaces xxh3;
-	// nil otherwise. Behind a pointer, so that no printing shows the key.
+	// secret is Config.Key's SipHash, replacing xxh3, or nil (keyRef).
 	secret keyRef
 }
 
@@ -178,8 +176,7 @@ func (h *hasher) u64(v uint64) uint64 {
 
 func (h *hasher) bytes(b []byte) uint64 { return xxh3.HashSeed(b, h.seed) }
 
-// floatBits is the word a float64 key hashes as, so that keys that compare
-// equal hash equal.
+// floatBits is the word a float64 key hashes as: equal keys hash equal.
 func floatBits(v float64) uint64 {
 	if v == 0 {
 		v = 0 // folds -0 into +0
@@ -190,11 +187,9 @@ func floatBits(v float64) uint64 {
 	return math.Float64bits(v)
 }
 
-// key hashes a key of kind k, read through its address so that one
-// non-generic function serves every type of a shape. The single-key paths
-// write its first two cases out again, without a call (2-4 instructions
-// less a lookup and insert than a front function returning (hash, ok),
-// bench/icount).
+// key hashes a key of kind k through its address, so that one non-generic
+// function serves every type of a shape. The single-key paths inline its
+// first two cases: 2-4 instructions less than a (hash, ok) front function.
 func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
 	switch k { // the common cases first, and the byte keys of storage engines
 	case kindInt:
@@ -235,8 +230,7 @@ func (h *hasher) otherKey(k keyKind, p unsafe.Pointer) uint64 {
 	return h.bytes(b)
 }
 
-// keyWord is an integer or float key of kind k as the 64-bit word hashed
-// for it, as Hashable says.
+// keyWord is the 64-bit word an integer or float key of kind k hashes as.
 func keyWord(k keyKind, p unsafe.Pointer) uint64 {
 	switch k {
 	case kindInt:

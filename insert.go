@@ -4,9 +4,6 @@ import (
 	"unsafe"
 )
 
-// An insert: the fast paths (core.insert) and the displacement walks that
-// make room in a full pair of buckets (kick).
-
 // insert adds the key of kind k at p (a hash for kindHash). The common
 // classes are written out: both buckets are read before either is tested,
 // so that their cache misses overlap.
@@ -86,8 +83,7 @@ func (t *table) semiAdd2(i1, i2 uint64, v uint32) bool {
 	return true
 }
 
-// errZeroFilter is what the methods of a zero Filter that need its table
-// return: inserts, batches and encodings.
+// errZeroFilter is what a zero Filter's inserts, batches, encodings return.
 var errZeroFilter = formatErr(ErrIncompatible, "the Filter was made neither by New nor by decoding (UnmarshalBinary, UnmarshalText, ReadFrom): a zero Filter has no table")
 
 // insertSlow is insert for the classes core.insert does not write out.
@@ -111,10 +107,9 @@ func (c *core) insertAt(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
 
 // insertFull is insertAt once both buckets are known to be full.
 func (c *core) insertFull(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
-	// If they hold nothing but the key's fingerprint (of any generation),
-	// no displacement can help: it can only ever live in these two buckets.
-	// slot0Is spares most inserts countMatches (40 instructions, 1M keys,
-	// expiring, f = 13).
+	// Buckets of only the key's fingerprint (any generation): no walk can
+	// help, it lives only there; slot0Is spares most inserts countMatches
+	// (40 instructions, 1M keys, expiring, f = 13).
 	if (!c.t.class.wordBuckets() || c.t.slot0Is(i1, v1)) && c.t.countMatches(i1, v1, i2, v2) == 2*slotsPerBucket {
 		return ErrTooManyDuplicates
 	}
@@ -127,8 +122,7 @@ func (c *core) insertFull(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
 
 func (c *core) insertHash(h uint64) error { return c.insert(kindHash, unsafe.Pointer(&h)) }
 
-// insertExpiring is insert for an expiring table: the key's fingerprint
-// stored in the current generation, by core.insert's fast paths.
+// insertExpiring is insert for an expiring table, in the current generation.
 func (c *core) insertExpiring(h uint64) error {
 	t := &c.t
 	fp, i1 := t.locate(h)
@@ -157,13 +151,10 @@ func (c *core) insertExpiring(h uint64) error {
 	return c.insertFull(i1, v, i2, v)
 }
 
-// kick makes room for a key whose buckets i1 and i2 are full (holding it as
-// v1 and v2) by a random walk: it puts the key into a slot of one bucket,
-// moves the fingerprint it took out to that one's other bucket, and so on,
-// until one lands in a free slot or maxKicks steps are done. Each step
-// prefers a fingerprint whose other bucket has room, which reaches higher
-// loads in fewer steps. The walk records each step's slot (2 bits); a
-// failed one runs backwards, which restores the table bit for bit.
+// kick makes room for a key whose full buckets i1 and i2 hold it as v1 and
+// v2 by a random walk of up to maxKicks steps, each moving a fingerprint to
+// its other bucket, preferring one with room (higher loads, fewer steps); a
+// failed walk, its slots recorded (2 bits a step), is undone bit for bit.
 func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	var stack [kickStackSteps / 4]byte
 	path := stack[:]
@@ -330,8 +321,7 @@ func (c *core) kickGrownWide(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 ui
 	return false
 }
 
-// walkStart draws a walk's random bits and picks its first bucket, and the
-// key's value there, by the top one.
+// walkStart draws a walk's random bits; the top one picks its first bucket.
 func (c *core) walkStart(i1 uint64, v1 uint32, i2 uint64, v2 uint32) (b uint64, v uint32, r uint64) {
 	r = c.rand()
 	if r>>63 != 0 {
@@ -340,8 +330,7 @@ func (c *core) walkStart(i1 uint64, v1 uint32, i2 uint64, v2 uint32) (b uint64, 
 	return i1, v1, r
 }
 
-// stepBits returns the random bits for step k, given those left, r: two a
-// step, a new draw every 32 steps.
+// stepBits is step k's random bits, r those left: 2 a step, a draw per 32.
 func (c *core) stepBits(k int, r uint64) uint64 {
 	if k%32 == 0 && k > 0 {
 		return c.rand()
@@ -349,8 +338,7 @@ func (c *core) stepBits(k int, r uint64) uint64 {
 	return r
 }
 
-// unkick undoes a failed walk of c.maxKicks steps that ended holding cur,
-// taken out of bucket b.
+// unkick undoes a failed walk that ended holding cur, out of bucket b.
 func (c *core) unkick(path []byte, b uint64, cur uint32) {
 	for k := c.maxKicks - 1; k >= 0; k-- {
 		b, cur = c.t.other(b, cur)
@@ -358,8 +346,7 @@ func (c *core) unkick(path []byte, b uint64, cur uint32) {
 	}
 }
 
-// freeOf reports which of the buckets o have an empty slot, all read
-// before any is tested.
+// freeOf reports which buckets of o have room, all read before any test.
 func (t *table) freeOf(o [slotsPerBucket]uint64) (free [slotsPerBucket]bool) {
 	var lo, hi [slotsPerBucket]uint64
 	if t.f <= 16 {
@@ -380,8 +367,7 @@ func (t *table) freeOf(o [slotsPerBucket]uint64) (free [slotsPerBucket]bool) {
 	return free
 }
 
-// firstFree is the first k, from start on and wrapping, with free[k]; start
-// if there is none.
+// firstFree is the first k with free[k] from start on, wrapping; else start.
 func firstFree(free [slotsPerBucket]bool, start uint) uint {
 	for n := uint(0); n < slotsPerBucket; n++ {
 		if k := (start + n) % slotsPerBucket; free[k] {

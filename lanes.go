@@ -2,13 +2,11 @@ package cuckoo
 
 import "math/bits"
 
-// SWAR lane arithmetic: four f-bit lanes of a bucket tested at once in a
-// 64-bit word or a 128-bit pair, with no loop over slots and no branch on
-// their contents. Every probe and codec of both layouts uses it.
+// SWAR arithmetic: a bucket's four f-bit lanes tested at once in a word or
+// a 128-bit pair, with no loop over slots and no branch on their contents.
 
-// lanes holds the constants that test four f-bit lanes at once, as 128-bit
-// values (lo, hi): ones has the lowest bit of each lane set, tops the highest
-// bit, rest every lane bit but the highest.
+// lanes holds four f-bit lanes' constants as 128-bit values (lo, hi): ones
+// the lowest bit of each lane, tops the highest, rest all but the highest.
 type lanes struct {
 	onesLo, onesHi uint64
 	topsLo, topsHi uint64
@@ -47,10 +45,9 @@ func (l *lanes) broadcast(fp uint32) (lo, hi uint64) {
 	return lo, hi + uint64(fp)*l.onesHi
 }
 
-// zero64 sets the top bit of every lane of x that is zero. Adding rest to
-// the lane's low bits carries into the top bit exactly when they are not all
-// zero, and never out of the lane, so unlike the usual x-ones trick no lane
-// disturbs its neighbour.
+// zero64 sets the top bit of every zero lane of x: adding rest to a lane's
+// low bits carries into its top bit exactly when they are not all zero, and
+// never out of the lane, unlike x - ones, whose borrow crosses lanes.
 func (l *lanes) zero64(x uint64) uint64 {
 	return ^((x&l.restLo + l.restLo) | x) & l.topsLo
 }
@@ -63,13 +60,11 @@ func (l *lanes) zero128(lo, hi uint64) (uint64, uint64) {
 	return ^(slo | lo) & l.topsLo, ^(shi | hi) & l.topsHi
 }
 
-// anyZero reports whether any of the four lanes of x1 or of x2 is zero, for
-// f <= 16, by the classic (x - ones) &^ x: it marks the lowest zero lane,
-// perhaps lanes above it, and none when none is zero (zero64 marks exactly
-// the zero lanes). Bits above the four lanes are ignored.
+// anyZero reports whether a lane of x1 or x2 is zero, f <= 16: (x-ones) &^ x
+// marks the lowest zero lane, perhaps lanes above it (zero64 marks exactly),
+// none if none is. Bits above the four lanes are ignored.
 func (l *lanes) anyZero(x1, x2 uint64) bool {
 	return ((x1-l.onesLo)&^x1|(x2-l.onesLo)&^x2)&l.topsLo != 0
 }
 
-// slotsPerBucket is the number of fingerprints a bucket holds.
 const slotsPerBucket = 4

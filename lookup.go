@@ -2,12 +2,11 @@ package cuckoo
 
 import "unsafe"
 
-// Single lookups switch on the table's probe class in Go, where the probe
-// inlines into Contains (through an assembly call one was slower at every
-// width and size measured); batches take assembly or Go, chosen at start-up
-// from CPU features (haveAsm is false under the purego tag). Expiring
-// tables' batches take the same code, zero tests on the fingerprint bits
-// (fpLanes, expiringLows): 78 instructions a key, not 158 (f = 13, G = 4).
+// Single lookups switch on the probe class in Go, where the probe inlines
+// into Contains (an assembly call was slower at every width and size);
+// batches take assembly or Go by CPU features. Expiring tables' batches
+// take the same code on the fingerprint bits (fpLanes, expiringLows): 78
+// instructions a key, not 158 (f = 13, G = 4).
 
 // lookup reports whether the filter holds the key of kind k at p (a hash for
 // kindHash), hashing included, in one function so that Contains inlines and
@@ -68,10 +67,8 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 	return containsAt(t, i1, i2, fp)
 }
 
-// probeFixed reports whether the fixed table of shape s, base bucket count
-// m and data holds the fingerprint of hash h: lookup's probe for a table
-// that is not a Filter's or a View's, such as an encoding probed in place
-// (encoded.go), without building one.
+// probeFixed is lookup's probe of hash h for a fixed table of shape s, m
+// base buckets and data, such as an encoding probed in place (encoded.go).
 func (s *shape) probeFixed(data []byte, m, h uint64) bool {
 	fp, i1 := locateOn(h, s.slotMax, m)
 	i2 := altOn(i1, fp, m)
@@ -104,9 +101,8 @@ func has16(data []byte, i1, i2 uint64, fp uint32) bool {
 	return ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
 }
 
-// hasWords tests a table of classNarrow (packed, other widths below 16) or
-// classSemi (semi-sorted, 5 to 16 bits), whose buckets one word at a bit
-// offset holds (shape.word).
+// hasWords tests a table of classNarrow or classSemi, whose buckets one
+// word at a bit offset holds (shape.word).
 func (s *shape) hasWords(data []byte, i1, i2 uint64, fp uint32) bool {
 	w1, w2 := s.word(data, i1), s.word(data, i2)
 	if s.class == classSemi {
@@ -118,8 +114,7 @@ func (s *shape) hasWords(data []byte, i1, i2 uint64, fp uint32) bool {
 	return s.lanes.anyZero(w1^pat, w2^pat)
 }
 
-// Lane constants of the fixed widths: the lowest and the highest bit of
-// every 8-bit and every 16-bit lane of a word.
+// The lowest and highest bit of every 8-bit and 16-bit lane of a word.
 const (
 	ones8  = 0x0101010101010101
 	tops8  = 0x8080808080808080
@@ -142,16 +137,14 @@ func containsBatch(t *table, hs []uint64, found []bool) int {
 	return containsBatchGeneric(t, hs, found)
 }
 
-// batchAsm reports whether the batches of t take the assembly: where the
-// CPU has it, for a fixed table of fewer than 2^32 buckets (the assembly
-// locates with 32-bit bucket indexes and knows no growth stages).
+// batchAsm reports whether t's batches take the assembly: where the CPU
+// has it, for a fixed table below 2^32 buckets (32-bit indexes, no stages).
 func (t *table) batchAsm() bool {
 	return haveAsm && useBatchAsm && t.m < 1<<32 && t.g == 0
 }
 
-// prefetchBuckets brings both buckets of every hash in hs (at most
-// batchChunk) into the cache without waiting for them: by the assembly
-// locating pass where the CPU has it, else by loads the core overlaps.
+// prefetchBuckets fetches both buckets of each hash of hs (<= batchChunk)
+// without waiting: by the assembly's locating pass, else by plain loads.
 func prefetchBuckets(t *table, hs []uint64) {
 	if t.batchAsm() {
 		prefetchBucketsAsm(t, hs)
@@ -160,8 +153,7 @@ func prefetchBuckets(t *table, hs []uint64) {
 	touchBuckets(t, hs)
 }
 
-// hashBatch sets out[i] = h.u64(keys[i]) for every key; out is at least as
-// long as keys.
+// hashBatch sets out[i] = h.u64(keys[i]); len(out) >= len(keys).
 func hashBatch(h *hasher, keys []uint64, out []uint64) {
 	if haveAsm && useWideAsm {
 		hashBatchAsm(h, keys, out)

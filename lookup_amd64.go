@@ -7,10 +7,9 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// x/sys/cpu decides, so GODEBUG=cpu.avx2=off (avx512f, bmi2, ...) turns the
-// assembly off. The batch needs AVX2 to locate four keys at once and
-// BMI1/BMI2 (ANDN, SHRX, MULX) to probe; the wide path AVX-512 F/DQ/VL to
-// hash and locate eight with VPMULLQ.
+// x/sys/cpu decides, so GODEBUG=cpu.avx2=off (avx512f, ...) turns it off.
+// The batch needs AVX2 to locate four keys at once, BMI1/BMI2 (ANDN, SHRX,
+// MULX) to probe; the wide path AVX-512 F/DQ/VL to do eight with VPMULLQ.
 var (
 	hasBatchAsm = cpu.X86.HasAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
 	hasWideAsm  = hasBatchAsm && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ &&
@@ -20,9 +19,8 @@ var (
 	useWideAsm  = hasWideAsm
 )
 
-// avx512Throttles reports a CPU on which 512-bit multiplies lower the
-// core's clock for milliseconds (Intel before Ice Lake, which added
-// AVX512-IFMA), which x/sys/cpu cannot tell: there the AVX2 code is used.
+// avx512Throttles reports what x/sys/cpu cannot: an Intel CPU before Ice
+// Lake (no AVX512-IFMA), whose 512-bit multiplies slow it for milliseconds.
 func avx512Throttles() bool {
 	return cpuid.CPU.VendorID == cpuid.Intel && !cpuid.CPU.Supports(cpuid.AVX512IFMA)
 }
@@ -34,8 +32,7 @@ func asmName() string {
 	return "avx2"
 }
 
-// locatePacked fills s with the bucket positions and fingerprints of hs and
-// prefetches both buckets of every hash; len(hs) <= probeChunk.
+// locatePacked locates hs (<= probeChunk) into s, prefetching both buckets.
 func locatePacked(t *table, hs []uint64, s *probeScratch) {
 	lanes := 4
 	if useWideAsm {
@@ -64,11 +61,10 @@ func hashBatchAsm(h *hasher, keys []uint64, out []uint64) {
 	hashBatchGeneric(h, keys[n:], out[n:])
 }
 
-// locatePackedAVX2 computes locate and alt four hashes a vector into s and
-// prefetches both lines (first and last byte) probePacked reads of each
-// bucket: Go has no prefetch and no vector multiply. It reads hs[0:n]
-// (n >= 4; the last vector overlaps the one before) and nothing of the
-// table (a prefetch never faults). It needs t.m < 2^32.
+// locatePackedAVX2 computes locate and alt, four hashes a vector, into s
+// and prefetches the first and last line probePacked reads of each bucket,
+// which Go cannot. It reads hs[0:n] (n >= 4, the last vector overlapping)
+// and nothing of the table (prefetches never fault); it needs t.m < 2^32.
 //
 //go:noescape
 func locatePackedAVX2(t *table, hs *uint64, n int, s *probeScratch)
@@ -78,11 +74,10 @@ func locatePackedAVX2(t *table, hs *uint64, n int, s *probeScratch)
 //go:noescape
 func locatePackedAVX512(t *table, hs *uint64, n int, s *probeScratch)
 
-// probePacked tests the n located keys of s against the table, writes
-// found[0:n] and returns how many were found: the generic SWAR probe in
-// straight-line BMI code without bounds checks, a chunk a call. It reads 8
-// (f <= 16) or 16 bytes from each bucket's first byte, at most 15 past the
-// last bucket's start, which tablePad covers.
+// probePacked tests the n located keys of s, writes found[0:n] and returns
+// how many were found: the SWAR probe in straight-line BMI code without
+// bounds checks. It reads 8 (f <= 16) or 16 bytes from each bucket's first
+// byte, at most 15 past the last bucket's start, which tablePad covers.
 //
 //go:noescape
 func probePacked(t *table, s *probeScratch, n int, found *bool) int

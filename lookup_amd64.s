@@ -6,9 +6,8 @@
 // Batch probes of the packed layout. The Go declarations in lookup_amd64.go
 // say what each function does that Go cannot and how far it reads.
 
-// PREFETCH_BUCKET prefetches the lines holding the first and the last byte
-// the probe loads for the bucket whose bit position is at mem; base is the
-// table, R10 the table plus the probe's load length less one. AX is clobbered.
+// PREFETCH_BUCKET prefetches the first and last line the probe loads of the
+// bucket at bit position mem, base the data, R10 (LOCATE_ARGS). Clobbers AX.
 #define PREFETCH_BUCKET(mem, base) \
 	MOVQ mem, AX \
 	SHRQ $3, AX \
@@ -26,10 +25,9 @@
 	PREFETCH_BUCKET(probeScratch_pos1+o+24(R9), R8) \
 	PREFETCH_BUCKET(probeScratch_pos2+o+24(R9), R8)
 
-// LOCATE_ARGS loads the arguments of a locating pass: DI the table, SI the
-// hashes, CX their count, DX the scratch, R8 the table's data and R10 the
-// data plus the probe's load length less one (8 or 16 bytes), for
-// PREFETCH_BUCKET. AX is clobbered.
+// LOCATE_ARGS loads a locating pass's arguments: DI the table, SI the
+// hashes, CX their count, DX the scratch, R8 the data and R10 the data plus
+// the probe's load length less one, for PREFETCH_BUCKET. Clobbers AX.
 #define LOCATE_ARGS \
 	MOVQ t+0(FP), DI \
 	MOVQ hs+8(FP), SI \
@@ -158,10 +156,9 @@ avx512Done:
 	VZEROUPPER
 	RET
 
-// WIDE_BUCKET ors into R13 the match mask (top bit of every lane equal to
-// the pattern R11:R10, in the bits of fpLanes) of the bucket whose bit
-// position is at field(SI)(BX*8); DI is the table, R8 its data. Clobbers
-// AX, CX, DX, R14.
+// WIDE_BUCKET ors into R13 the match mask (fpLanes' top bits of the lanes
+// equal to the pattern R11:R10) of the bucket at bit position
+// field(SI)(BX*8); DI is the table, R8 its data. Clobbers AX, CX, DX, R14.
 #define WIDE_BUCKET(field) \
 	MOVQ  field(SI)(BX*8), CX \
 	MOVQ  CX, AX \
@@ -208,9 +205,8 @@ TEXT ·probePacked(SB), NOSPLIT, $0-40
 	CMPQ table_shape+shape_f(DI), $16
 	JA   wide
 
-	// f <= 16: a bucket is at most 64 bits from bit 0..7 of its first byte,
-	// so one 8-byte load and a shift read it. rest and tops are fpLanes':
-	// an expiring table's generation bits are left out of the test.
+	// f <= 16: one 8-byte load and a shift read a bucket (<= 64 bits from
+	// bit 0..7 of a byte); rest, tops: fpLanes', without generation bits.
 	MOVQ n+16(FP), CX
 	MOVQ table_shape+shape_lanes+lanes_onesLo(DI), R10
 	MOVQ table_fpLanes+lanes_restLo(DI), R11

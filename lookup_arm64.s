@@ -3,9 +3,8 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// Batch probes of the packed layout for arm64. The Go declarations in
-// lookup_arm64.go say what each function does that Go cannot and how far it
-// reads. R18 (platform) and R26-R30 (Go's) are not used.
+// Batch probes of the packed layout (lookup_arm64.go says what each does
+// and how far it reads). Not used: R18 (platform), R26-R30 (Go's).
 
 // Registers of both functions.
 #define tp R0
@@ -145,10 +144,9 @@ TEXT ·probePacked(SB), NOSPLIT, $0-40
 	CMP  $16, R24
 	BHI  wideLoop
 
-// f <= 16: a bucket is at most 64 bits from bit 0..7 of its first byte, so
-// one 8-byte load and a shift read it. rest and tops, both widths, are
-// fpLanes': an expiring table's generation bits are left out of the test.
-// BUCKET64 sets reg to the bucket at field(t1), word >> (pos & 7) ^ pat.
+// f <= 16: one 8-byte load and a shift read a bucket (<= 64 bits from bit
+// 0..7 of a byte); rest and tops, both widths: fpLanes', without generation
+// bits. BUCKET64 sets reg to the bucket at field(t1), word >> (pos&7) ^ pat.
 #define BUCKET64(field, reg) \
 	MOVD field(t1), pos \
 	LSR  $3, pos, off \

@@ -4,9 +4,8 @@ package cuckoo
 
 const haveAsm = true
 
-// probeChunk is how many keys one assembly call locates or probes. It bounds
-// the time spent in a call, which the scheduler cannot preempt, to well under
-// a microsecond, and the scratch space to a few KiB of stack.
+// probeChunk is how many keys an assembly call, which cannot be preempted,
+// handles: well under a microsecond, and a few KiB of stack for scratch.
 const probeChunk = 32
 
 // probeScratch carries a chunk of located keys from the locating pass to the
@@ -17,9 +16,8 @@ type probeScratch struct {
 	fp   [probeChunk]uint64
 }
 
-// containsBatchAsm is containsBatch with the assembly locating pass (and,
-// packed, probe), pipelined a chunk deep so that a chunk's misses are in
-// flight while the one before is probed.
+// containsBatchAsm is containsBatch by the assembly, a chunk located ahead
+// so that its misses are in flight while the one before is probed.
 func containsBatchAsm(t *table, hs []uint64, found []bool) int {
 	if len(hs) == 0 {
 		return 0
@@ -46,18 +44,16 @@ func containsBatchAsm(t *table, hs []uint64, found []bool) int {
 	return n
 }
 
-// prefetchBucketsAsm is prefetchBuckets with the locating pass, whose
-// results it drops: only its prefetches are wanted.
+// prefetchBucketsAsm is prefetchBuckets by the locating pass's prefetches.
 func prefetchBucketsAsm(t *table, hs []uint64) {
 	var s probeScratch
 	locatePacked(t, hs, &s)
 }
 
 // probeLocated tests a located chunk of len(found) keys, writes found and
-// returns how many were found. Packed buckets are probed in assembly;
-// semi-sorted ones in Go, one-word buckets by lookup's inline tests in loops
-// that call nothing (by the codec, which does not inline, 256 instructions a
-// key, f = 13), the others by the codec.
+// returns the count: packed in assembly; semi-sorted one-word buckets by
+// lookup's inline tests in loops that call nothing (the codec, which does
+// not inline: 256 instructions a key, f = 13), the others by the codec.
 func probeLocated(t *table, s *probeScratch, found []bool) int {
 	if t.layout == Packed {
 		return probePacked(t, s, len(found), &found[0])
@@ -90,8 +86,7 @@ func probeSemiWords(t *table, s *probeScratch, found []bool) int {
 	return n
 }
 
-// probeExpSemiWords is probeLocated for a table of classExpSemi: the
-// prefixes' generation bits masked off (expiringLows).
+// probeExpSemiWords is probeSemiWords for classExpSemi (expiringLows).
 func probeExpSemiWords(t *table, s *probeScratch, found []bool) int {
 	n := 0
 	for i := range found {
@@ -111,8 +106,7 @@ func probeExpSemiWords(t *table, s *probeScratch, found []bool) int {
 }
 
 // probeSortedAt is probeLocated for the other semi-sorted tables (f = 4,
-// f > 16, more than 4 generation bits), by the codec; an expiring one's
-// slots compared by their fingerprint bits.
+// f > 16, G > 16) by the codec, expiring ones on the fingerprint bits.
 func probeSortedAt(t *table, s *probeScratch, found []bool) int {
 	n := 0
 	for i := range found {

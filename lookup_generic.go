@@ -7,9 +7,8 @@ func containsAt(t *table, i1, i2 uint64, fp uint32) bool {
 	return t.holds(i1, fp)|t.holds(i2, fp) != 0
 }
 
-// batchChunk is how many keys the generic batch locates before it probes
-// them: enough to keep a core's 10-20 outstanding cache misses busy, small
-// enough for the stack.
+// batchChunk is how many keys the generic batch locates before probing:
+// enough for a core's 10-20 outstanding misses, small enough for the stack.
 const batchChunk = 32
 
 // containsBatchGeneric is containsBatch in pure Go, for a fixed table.
@@ -73,9 +72,8 @@ func containsChunk(t *table, hs []uint64, found []bool) int {
 	return n
 }
 
-// expiringChunk is containsChunk's test of n located and loaded keys for an
-// expiring table, a loop of its own so that the plain tables' test pays
-// nothing for it: each bucket's fingerprint bits compared, not its slots.
+// expiringChunk is containsChunk's test for an expiring table, on the
+// fingerprint bits: a loop of its own, which plain tables do not pay for.
 func expiringChunk(t *table, fps *[batchChunk]uint32, i1s, i2s *[batchChunk]uint64, words *[2 * batchChunk]uint64, found []bool, n int) int {
 	bb, k := uint64(t.bbits), 0
 	for i := range n {

@@ -4,8 +4,7 @@ package cuckoo
 
 const haveAsm = false
 
-// The dispatch bools exist so that their readers compile everywhere; with
-// haveAsm false the compiler drops every branch that reads them.
+// The dispatch bools let readers compile; haveAsm false drops their uses.
 var (
 	hasBatchAsm, useBatchAsm bool
 	hasWideAsm, useWideAsm   bool

@@ -24,7 +24,6 @@ func (f *Filter[T]) Merge(o *Filter[T]) error {
 	return nil
 }
 
-// checkMerge returns Merge's error for merging o into f, if any.
 func (f *Filter[T]) checkMerge(o *Filter[T]) error {
 	switch {
 	case o == nil:
@@ -51,9 +50,8 @@ func (f *Filter[T]) checkMerge(o *Filter[T]) error {
 	return nil
 }
 
-// mergeTable adds every fingerprint of table b, which Merge checked is
-// compatible, to c's table in place, doubling a growable c as an insert
-// would. On error c's table is partly merged: Merge works on a copy.
+// mergeTable adds the fingerprints of b, checked by Merge, to c's table in
+// place, doubling as inserts do; on error it is partly merged: Merge copies.
 func (c *core) mergeTable(b *table) error {
 	for c.t.k < b.k {
 		c.grow()

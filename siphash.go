@@ -11,8 +11,7 @@ import (
 // reference implementation's 64 published vectors. 2-4, not 1-3: Hash
 // values leave the process, so an attacker may see outputs for chosen
 // inputs, where only 2-4 claims PRF security (1-3 would save about 4 ns of
-// a 28 ns keyed lookup, bench/RESULTS.md). fmt's %v would print its key
-// words: keep it behind a pointer (keyRef).
+// a 28 ns keyed lookup, bench/RESULTS.md). Keep it behind keyRef.
 type sipHasher struct {
 	k0, k1 uint64 // the key, as two little-endian words
 }

@@ -29,7 +29,6 @@ func (l Layout) String() string {
 
 var layoutNames = [...]string{Packed: "Packed", SemiSorted: "SemiSorted"}
 
-// valid reports whether l is one of the layouts above.
 func (l Layout) valid() bool { return l <= SemiSorted }
 
 // The fingerprint widths a table takes, in bits.
@@ -38,9 +37,8 @@ const (
 	maxFingerprintBits = 32
 )
 
-// targetLoad is the fraction of the slots that Capacity fills: below the
-// lowest load at which an insert first failed (bench/RESULTS.md, "Where
-// inserts first fail"; narrow keys share buckets and fingerprints more).
+// targetLoad is the fraction of the slots Capacity fills, below the load
+// where inserts first failed (bench/RESULTS.md, "Where inserts first fail").
 func targetLoad(f uint) float64 {
 	switch f {
 	case 4:
@@ -55,7 +53,6 @@ func targetLoad(f uint) float64 {
 	return 0.95
 }
 
-// bucketBits is the size of a bucket in bits for a layout and width.
 func bucketBits(layout Layout, f uint) uint {
 	if layout == SemiSorted {
 		return slotsPerBucket * (f - 1)
@@ -63,17 +60,15 @@ func bucketBits(layout Layout, f uint) uint {
 	return slotsPerBucket * f
 }
 
-// maxBuckets bounds the bucket count: bucket indexes come from 32 bits of
-// the hash.
+// maxBuckets bounds the bucket count: indexes come from 32 bits of a hash.
 const maxBuckets = 1 << 32
 
 // tablePad is how many bytes follow the last bucket, so that two 64-bit
 // loads from any bucket's first byte stay inside the table.
 const tablePad = 16
 
-// probeReachOf is how far past the last bucket the read-only probes read
-// (8 or 16 bytes from a bucket's start, less its own): the padding that a
-// table only read, a compact encoding's, needs.
+// probeReachOf is how far the probes' 8- or 16-byte loads read past the
+// last bucket: the padding a table only read (a compact encoding) needs.
 func probeReachOf(f, bbits uint) uint64 {
 	load := uint64(8)
 	if f > 16 {
@@ -87,12 +82,10 @@ func tableBytes(m uint64, bbits uint) uint64 {
 	return (m*uint64(bbits)+7)/8 + tablePad
 }
 
-// table is the bucket storage. Bucket i holds bbits bits starting at bit
-// i*bbits of data, little-endian, whatever the host; data ends with tablePad
-// zero bytes that are never part of a bucket.
+// table is the bucket storage: bucket i is bbits bits from bit i*bbits of
+// data, little-endian on any host; tablePad zero bytes follow the last.
 type table struct {
-	// What a single lookup reads comes first, in the reader's first two
-	// cache lines.
+	// What a lookup reads comes first: the reader's first two cache lines.
 	m0      uint64 // base bucket count, even, >= 2: m = m0 << k (growth.go)
 	fpRange uint64 // 2^fbits - 1, the number of non-empty fingerprints
 	data    []byte
@@ -138,9 +131,8 @@ type shape struct {
 	unspread     [16]uint64 // 4-bit slot mask -> top bits of the other w-bit lanes, w <= 15
 }
 
-// probeClass names the code of a table's single-key probe, chosen once per
-// table, so that lookup's switch always goes the same way for one filter.
-// The predicates below rely on the classes' order.
+// probeClass names a table's single-key probe, chosen once so that
+// lookup's switch always goes one way; the predicates rely on the order.
 type probeClass uint8
 
 const (
@@ -177,10 +169,9 @@ func (c probeClass) packedWords() bool {
 	return c.packedNarrow() || c == classGrownNarrow || c == classExpNarrow
 }
 
-// locate derives the fingerprint and the first (for a growable table,
-// base) bucket from the low and high 32 bits of a hash, each mapped onto
-// its range by a multiply and a shift: no bucket count need be a power of
-// two, and fingerprint 0 never comes out.
+// locate maps a hash's low 32 bits to a fingerprint, never 0, and its high
+// 32 to the first (growable: base) bucket, each by a multiply and a shift,
+// so that no bucket count need be a power of two.
 func (t *table) locate(h uint64) (fp uint32, i1 uint64) { return locateOn(h, t.fpRange, t.m0) }
 
 // locateOn is locate for fpRange fingerprints and m base buckets.
@@ -188,12 +179,11 @@ func locateOn(h, fpRange, m uint64) (fp uint32, i1 uint64) {
 	return uint32(uint64(uint32(h))*fpRange>>32) + 1, (h >> 32) * m >> 32
 }
 
-// alt is the other bucket of a fingerprint stored in bucket i:
+// alt is the other bucket of fp stored in bucket i, an involution:
 //
 //	alt(i, fp) = (m - i - r(fp)) mod m,  r(fp) odd, 1 <= r(fp) < m
 //
-// an involution that needs only the bucket and the fingerprint; m even and
-// r odd make i - alt(i, fp) odd, so every key has two distinct buckets.
+// m even and r odd make i - alt(i, fp) odd: every key has two buckets.
 func (t *table) alt(i uint64, fp uint32) uint64 { return altOn(i, fp, t.m0) }
 
 // altOn is alt for m buckets.
@@ -204,8 +194,7 @@ func altOn(i uint64, fp uint32, m uint64) uint64 {
 	return j + m&uint64(int64(j)>>63)
 }
 
-// newStage is an empty table of m0<<k buckets whose slots hold fbits-bit
-// fingerprints and g-k layer bits: stage k of a growable table (growth.go).
+// newStage is an empty table at stage k of g (growth.go).
 func newStage(m0 uint64, fbits, g, k uint, layout Layout) table {
 	t := tableShape(m0, fbits, g, k, layout)
 	t.data = newTableData(tableBytes(t.m, t.bbits))
@@ -221,17 +210,15 @@ func newTableData(n uint64) []byte {
 	return d
 }
 
-// tableShape is a table without data: decoding points its data at encoded
-// bytes instead of allocating.
+// tableShape is a table without data, which decoding points at its bytes.
 func tableShape(m0 uint64, fbits, g, k uint, layout Layout) table {
 	var t table
 	t.setShape(m0, fbits, g, k, layout)
 	return t
 }
 
-// setShape makes t a table of m0<<k buckets of fbits-bit fingerprints at
-// stage k of g, without data, in place: encoded.go makes one per call, and
-// a struct copied just after being written field by field stalls.
+// setShape is tableShape in place: encoded.go makes one per call, and a
+// struct copied just after its fields are written stalls.
 func (t *table) setShape(m0 uint64, fbits, g, k uint, layout Layout) {
 	f := fbits + g - k
 	t.shape = *shapeOf(layout, f)
@@ -261,7 +248,6 @@ var shapes = func() (s [2][64]*shape) {
 	return s
 }()
 
-// shapeOf is the shape of the tables of a layout and slot width f.
 func shapeOf(layout Layout, f uint) *shape { return shapes[layout&1][f&63] }
 
 // makeShape is the shape of the tables of a layout and slot width f.
@@ -299,15 +285,13 @@ func makeShape(layout Layout, f uint) *shape {
 	return s
 }
 
-// bucketCount is the number of buckets in n bits of buckets, and whether
-// it is a whole, even number in 2..maxBuckets, without a division (m-2
-// rotated right by one puts an odd count's low bit at the top).
+// bucketCount is n bits' bucket count and whether it is whole, even and in
+// 2..maxBuckets (m-2 rotated right by 1 puts an odd m's low bit on top).
 func (s *shape) bucketCount(n uint64) (m uint64, ok bool) {
 	m, _ = bits.Mul64(n, s.perBits)
 	return m, m*uint64(s.bbits) == n && bits.RotateLeft64(m-2, -1) <= (maxBuckets-2)/2
 }
 
-// load64 reads 8 bytes little-endian at byte offset o.
 func load64(b []byte, o uint64) uint64 { return binary.LittleEndian.Uint64(b[o : o+8]) }
 
 // load64At is load64 without the bounds check, for the probes: every bucket
@@ -316,7 +300,6 @@ func load64At(b []byte, o uint64) uint64 {
 	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o))[:])
 }
 
-// load32At is load64At for 4 bytes.
 func load32At(b []byte, o uint64) uint32 {
 	return binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o))[:])
 }
@@ -328,8 +311,7 @@ func store64At(b []byte, o uint64, v uint64) {
 	binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o))[:], v)
 }
 
-// bucket128 reads the bucket that starts at bit pos as a 128-bit value; bits
-// past the bucket's end are left in place for the caller to mask.
+// bucket128 is the 128 bits from bit pos on, for the caller to mask.
 func bucket128(b []byte, pos uint64) (lo, hi uint64) {
 	o, s := pos>>3, pos&7
 	lo, hi = load64(b, o), load64(b, o+8)
@@ -345,9 +327,8 @@ func bits128(lo, hi uint64, pos uint) uint64 {
 	return lo>>pos | hi<<(64-pos)
 }
 
-// narrowWord returns bucket i of a table with f <= 16 in the low bits of a
-// word, the next bucket's above it: one load, and a shift where buckets
-// are not whole bytes.
+// narrowWord is bucket i of a table with f <= 16 in a word's low bits, the
+// next bucket above: one load, shifted where buckets are not whole bytes.
 func (t *table) narrowWord(i uint64) uint64 {
 	if t.nibble {
 		p := i * uint64(t.bbits)
@@ -377,8 +358,7 @@ func (t *table) bucketFrom(p uint64) (lo, hi uint64) {
 	return bucket128(t.data, p)
 }
 
-// setBucket stores the bucket value (lo, hi), whatever bits it has past the
-// bucket's, as bucket i, leaving every other bit of the table as it was.
+// setBucket stores (lo, hi) as bucket i, ignoring its bits past the bucket.
 func (t *table) setBucket(i, lo, hi uint64) {
 	if t.f <= 16 {
 		t.setNarrow(i, lo)
@@ -435,10 +415,9 @@ func (t *table) putFirst(i, z uint64, fp uint32) {
 	}
 }
 
-// The bucket codec, on a bucket's value (lo, hi) from its bit 0 on (for
-// f <= 16 lo alone, higher bits ignored): the one place that chooses a
-// layout's codec. The plain and concurrent tables load and store around
-// it; the hot paths write out the narrow cases, each with its reason.
+// The bucket codec, on a bucket's value (lo, hi) from its bit 0 (f <= 16:
+// lo, higher bits ignored): the one place that chooses a layout's codec;
+// the plain and concurrent tables load and store around it.
 
 // decode returns the bucket's four values, 0 for an empty slot: in slot
 // order when packed, ascending when semi-sorted.
@@ -520,9 +499,8 @@ func (s *shape) replaceIn(vs [4]uint32, k uint, v uint32) (lo, hi uint64, at uin
 	return lo, hi, k
 }
 
-// split is the doubling of a growable table's bucket (lo, hi) into the two
-// buckets of shape n it becomes: values go to child 0 or 1 by their top
-// bit, which they lose, each child as adding them one by one would make it.
+// split doubles a growable table's bucket into the two of shape n: each
+// value goes to the child of its top bit, which it loses; both canonical.
 func (s *shape) split(lo, hi uint64, n *shape) [2][2]uint64 {
 	if s.layout == SemiSorted {
 		return s.semiSplit(lo, hi, n)
@@ -548,8 +526,6 @@ func (s *shape) canonical(lo, hi uint64) bool {
 	return elo == lo&mlo && ehi == hi&mhi
 }
 
-// The plain table's bucket operations: a load, the codec, a store.
-
 // bucketSlots returns the four values of bucket i, as decode orders them;
 // narrowWord inlines where bucketAt does not (9 instructions a walk's step).
 func (t *table) bucketSlots(i uint64) [4]uint32 {
@@ -559,8 +535,7 @@ func (t *table) bucketSlots(i uint64) [4]uint32 {
 	return t.decode(t.bucketAt(i))
 }
 
-// validBucket reports whether bucket i's bits are a possible encoding
-// (canonical).
+// validBucket reports whether bucket i's bits are canonical.
 func (t *table) validBucket(i uint64) bool { return t.canonical(t.bucketAt(i)) }
 
 // add stores v in a free slot of bucket i and reports whether there was one.
@@ -586,8 +561,7 @@ func (t *table) add(i uint64, v uint32) bool {
 	return ok
 }
 
-// add2 stores v1 in bucket i1, or failing that v2 in bucket i2 (a key as
-// each bucket holds it), and reports whether either had room.
+// add2 is add(i1, v1) or else add(i2, v2): a key as each bucket holds it.
 func (t *table) add2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	return t.add(i1, v1) || t.add(i2, v2)
 }
@@ -602,8 +576,7 @@ func (t *table) remove(i uint64, v uint32) bool {
 	return ok
 }
 
-// swap replaces the value in slot k of bucket i with v, and returns the
-// old value and the slot v ended in (replaceIn).
+// swap puts v in slot k of bucket i: the old value and v's slot (replaceIn).
 func (t *table) swap(i uint64, k uint, v uint32) (uint32, uint) {
 	vs := t.bucketSlots(i)
 	return vs[k&3], t.replace(i, vs, k, v)
@@ -616,12 +589,10 @@ func (t *table) replace(i uint64, vs [4]uint32, k uint, v uint32) uint {
 	return at
 }
 
-// hasFree reports whether bucket i has an empty slot.
 func (t *table) hasFree(i uint64) bool { return t.roomIn(t.bucketAt(i)) }
 
-// holds is non-zero exactly when bucket i holds v; one-word buckets are
-// tested inline (a growable semi-sorted lookup: 260 instructions, 338
-// through match).
+// holds is non-zero exactly when bucket i holds v, one-word buckets tested
+// inline (260 instructions a growable semi-sorted lookup, 338 by match).
 func (t *table) holds(i uint64, v uint32) uint64 {
 	switch t.codec {
 	case classSemi:
@@ -636,8 +607,7 @@ func (t *table) holds(i uint64, v uint32) uint64 {
 	return mlo | mhi
 }
 
-// expiringHolds marks, one bit a slot, the slots of bucket i whose
-// fingerprint is fp, whatever their generation.
+// expiringHolds marks, a bit a slot, bucket i's slots of fp, any generation.
 func (t *table) expiringHolds(i uint64, fp uint32) uint64 {
 	var m uint64
 	for k, v := range t.bucketSlots(i) {
@@ -659,8 +629,7 @@ func (t *table) bucketMatches(i uint64, v uint32) int {
 	return bits.OnesCount64(mlo) + bits.OnesCount64(mhi)
 }
 
-// countMatches is the number of slots of bucket i1 that hold v1 and of
-// bucket i2 that hold v2, counting a bucket once if i1 == i2.
+// countMatches is bucketMatches(i1, v1), plus (i2, v2)'s if i2 != i1.
 func (t *table) countMatches(i1 uint64, v1 uint32, i2 uint64, v2 uint32) int {
 	n := t.bucketMatches(i1, v1)
 	if i2 != i1 {
@@ -669,10 +638,9 @@ func (t *table) countMatches(i1 uint64, v1 uint32, i2 uint64, v2 uint32) int {
 	return n
 }
 
-// slot0Is reports whether slot 0 of bucket i (its low part, semi-sorted)
-// could hold v's fingerprint bits, for one-word buckets (wordBuckets). A
-// bucket of nothing but v has it there, so false spares an insert into two
-// full buckets countMatches; other keys' buckets give true once in 2^f.
+// slot0Is reports whether slot 0 of one-word bucket i (semi-sorted: its low
+// part) could hold v's fingerprint bits: a bucket of only v would, so false
+// spares insertFull countMatches, and other buckets give true once in 2^f.
 func (t *table) slot0Is(i uint64, v uint32) bool {
 	b, m := t.narrowWord(i), t.fpMask
 	if t.codec == classSemi { // the smallest slot: its low part, all fingerprint bits

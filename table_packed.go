@@ -5,8 +5,7 @@ import "math/bits"
 // The packed layout's codec: slot k in bits [k*f, k*f+f) of the bucket's
 // value, an empty slot 0.
 
-// packedSlots decodes the bucket (lo, hi), f > 16 (decode has f <= 16):
-// its four values in slot order.
+// packedSlots decodes the bucket (lo, hi), f > 16: values in slot order.
 func (s *shape) packedSlots(lo, hi uint64) [4]uint32 {
 	var v [4]uint32
 	for k := range v {
@@ -15,8 +14,7 @@ func (s *shape) packedSlots(lo, hi uint64) [4]uint32 {
 	return v
 }
 
-// narrowSlots decodes a packed bucket of f <= 16 (as narrowWord reads it),
-// where it inlines: its four values in slot order.
+// narrowSlots is packedSlots for f <= 16 (a narrowWord), where it inlines.
 func (s *shape) narrowSlots(b uint64) [4]uint32 {
 	f, m := s.f&31, uint32(s.slotMax) // f <= 16: the mask spares the shifts' checks
 	s0 := uint32(b) & m
@@ -46,8 +44,7 @@ func or128(lo, hi, v uint64, pos uint) (uint64, uint64) {
 	return lo, hi | v<<(pos-64)
 }
 
-// packedMatch marks, by the top bit of its lane, every slot of the bucket
-// (lo, hi) that holds v (v = 0 marks the empty slots).
+// packedMatch is match for the packed layout: a lane's top bit a slot.
 func (s *shape) packedMatch(lo, hi uint64, v uint32) (mlo, mhi uint64) {
 	if s.f <= 16 {
 		return s.lanes.zero64(lo ^ uint64(v)*s.lanes.onesLo), 0
@@ -79,8 +76,7 @@ func (s *shape) packedSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
 	return [2][2]uint64{{lo0, hi0}, {lo1, hi1}}
 }
 
-// packedInsert is the bucket with v in its lowest empty slot, if it has
-// one: the slot's bits or'ed in, no decoding.
+// packedInsert is the bucket with v or'ed into its lowest free slot, if any.
 func (s *shape) packedInsert(lo, hi uint64, v uint32) (uint64, uint64, bool) {
 	p, ok := s.packedFree(lo, hi)
 	if ok {
@@ -89,10 +85,9 @@ func (s *shape) packedInsert(lo, hi uint64, v uint32) (uint64, uint64, bool) {
 	return lo, hi, ok
 }
 
-// packedFree is the bit offset of the bucket's lowest empty slot, if it has
-// one, where table.add and ctable.addTo store a value alone (a growable
-// insert: 8 instructions less than insertInto and setBucket, f = 13; a
-// concurrent one 180).
+// packedFree is the bit offset of the bucket's lowest empty slot, if any,
+// where table.add and ctable.addTo store a value alone (8 instructions a
+// growable insert less than insertInto and setBucket, f = 13).
 func (s *shape) packedFree(lo, hi uint64) (uint64, bool) {
 	var mlo, mhi uint64 // packedMatch(lo, hi, 0): 3 instructions an insert
 	if s.f <= 16 {

@@ -18,14 +18,12 @@ const (
 	semiCodeBits = 12
 )
 
-// semiDecode maps a code to its four sorted nibbles, nibble k in bits
-// [4k, 4k+4); invalid codes decode to 0, and a 12-bit index needs no
-// bounds check.
+// semiDecode maps a code to its sorted nibbles, nibble k in bits 4k..4k+3;
+// invalid codes give 0, and a 12-bit index needs no bounds check.
 var semiDecode [1 << semiCodeBits]uint16
 
-// semiEncLo[b<<4|a] + semiEncHi[d<<4|c] is semiEncode(a, b, c, d): two
-// loads, indexed in semiDecode's nibble order so that decoded nibbles
-// encode with no shuffle.
+// semiEncLo[b<<4|a] + semiEncHi[d<<4|c] is semiEncode(a, b, c, d), in
+// semiDecode's nibble order so that decoded nibbles encode with no shuffle.
 var semiEncLo, semiEncHi [256]uint16
 
 func init() {
@@ -61,8 +59,7 @@ func semiEncode(a, b, c, d uint32) uint16 {
 	return semiEncLo[(b<<4|a)&255] + semiEncHi[(d<<4|c)&255]
 }
 
-// semiEncodeNibbles is the code of the sorted nibbles n, nibble k in bits
-// [4k, 4k+4) as semiDecode gives them.
+// semiEncodeNibbles is the code of sorted nibbles n in semiDecode's order.
 func semiEncodeNibbles(n uint64) uint64 {
 	return uint64(semiEncLo[n&255] + semiEncHi[n>>8&255])
 }
@@ -98,8 +95,7 @@ func semiPrefixMatch(code, bp uint64) uint64 {
 	return (z >> 3) * 0x249 >> 9 & 0xf
 }
 
-// semiMatch marks, one bit a slot, the slots of the bucket (lo, hi) that
-// hold fp (fp = 0 marks the empty ones).
+// semiMatch is match for the semi-sorted layout.
 func (s *shape) semiMatch(blo, bhi uint64, fp uint32) (lo, hi uint64) {
 	if s.f <= 16 {
 		return s.semiMatch64(blo, uint64(fp>>s.w)*0x1111, uint64(fp&s.lowMask)*s.semiLanes.onesLo), 0
@@ -115,8 +111,7 @@ func (s *shape) semiMatch(blo, bhi uint64, fp uint32) (lo, hi uint64) {
 	return zlo & slo, zhi & shi
 }
 
-// semiMatch64 is semiMatch for f <= 16, given the broadcast prefix bp and
-// low part bl of the fingerprint.
+// semiMatch64 is semiMatch for f <= 16, of broadcast prefix bp and low bl.
 func (s *shape) semiMatch64(b, bp, bl uint64) uint64 {
 	prefix := semiPrefixMatch(b, bp)
 	return s.semiLanes.zero64(b>>semiCodeBits^bl)&^s.unspread[prefix] | prefix&s.fourBitsOnly
@@ -156,9 +151,8 @@ func (s *shape) semiSlots(blo, bhi uint64) (v [4]uint32) {
 	return v
 }
 
-// semiFree reports whether a bucket, given from its first bit on, has an
-// empty slot: slot 0, its smallest, is 0. The low part is tested before
-// the prefix, whose table load waits for b (filling 1M keys, f = 13: -8%).
+// semiFree reports whether bucket b's slot 0, its smallest, is empty, low
+// part first: the prefix's table load waits on b (1M-key fill -8%, f = 13).
 func (s *shape) semiFree(b uint64) bool {
 	return uint32(b>>semiCodeBits)&s.lowMask == 0 && semiDecode[b&(1<<semiCodeBits-1)]&0xf == 0
 }
@@ -204,9 +198,8 @@ func (s *shape) semiSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
 	return c
 }
 
-// semiPack is the bucket that holds the values a, b, c and d, in any
-// order, sorted by five comparators without branches (minMax), which
-// random fingerprints would mispredict.
+// semiPack is the bucket of the values a, b, c, d in any order, sorted by
+// five comparators without branches (minMax): random values mispredict.
 func (s *shape) semiPack(a, b, c, d uint32) (lo, hi uint64) {
 	a, b = minMax(a, b)
 	c, d = minMax(c, d)
