@@ -83,7 +83,7 @@ func (t *table) semiAdd2(i1, i2 uint64, v uint32) bool {
 	return true
 }
 
-// errZeroFilter is what a zero Filter's inserts, batches, encodings return.
+// errZeroFilter is what a zero Filter's inserts, batches and encodings return.
 var errZeroFilter = formatErr(ErrIncompatible, "the Filter was made neither by New nor by decoding (UnmarshalBinary, UnmarshalText, ReadFrom): a zero Filter has no table")
 
 // insertSlow is insert for the classes core.insert does not write out.
