@@ -150,9 +150,10 @@ func (c *core) walkAhead() bool {
 	return t.batchAsm() && t.class.oneWord() && len(t.data) >= walkPrefetchMin
 }
 
-// prefetchWalks prefetches, for each hash of hs whose buckets are full, the
-// other buckets of their fingerprints, its walk's first reads; it only
-// reads, so a bucket changed by the insert costs a wasted prefetch.
+// prefetchWalks prefetches, for each hash of hs (at most batchChunk) whose
+// buckets are full, the other buckets of their fingerprints, its walk's
+// first reads; it only reads, so a bucket changed before its key goes in
+// costs a wasted prefetch.
 func prefetchWalks(t *table, hs []uint64) {
 	var offs [2 * slotsPerBucket * batchChunk]uint64
 	n := 0

@@ -109,8 +109,9 @@ func buildReader[T Hashable](cfg Config, n int) (reader, params, error) {
 }
 
 // buildKicks bounds a large build's walks: 16 times the default fills
-// tables about half a point further. Small builds, at a load of 1, walk 2
-// steps a key (at least 100): retrying 2 buckets larger is cheaper.
+// tables about half a point further. Small builds, at a load of 1, bound
+// each walk by 2 steps a key (at least 100): retrying 2 buckets larger is
+// cheaper.
 const buildKicks = 16 * DefaultMaxKicks
 
 // buildLoad is Build's first load for larger key sets: walks of buildKicks
@@ -124,11 +125,12 @@ const buildAttempts = 16
 // build inserts the distinct hashes hs (InsertUnique's sense) into empty
 // tables of more and more buckets until one holds them all, each in the
 // buffer alloc returns for n bytes or more (the table, then the walks'
-// path) or the last one. If that one stores clearly fewer (hs repeats
-// keys), build starts over once, sized for those. Work and memory are
-// bounded by len(hs): the first pass makes buildAttempts attempts at most,
-// on at most 1.061*buildStart(len(hs))+30 buckets, then ErrFull; the
-// second as many below the size that held them, then that size.
+// path) or the last one. If the table that holds them stores clearly fewer
+// (hs repeats keys), build starts over once, sized for those. Work and
+// memory are bounded by len(hs): the first pass makes buildAttempts
+// attempts at most, on at most 1.061*buildStart(len(hs))+30 buckets, then
+// ErrFull; the second as many below the size that held them, then that
+// size, which places the hashes as before.
 func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, error) {
 	m := buildStart(len(hs), p.f)
 	kicks := min(buildKicks, max(DefaultMaxKicks/5, 2*len(hs)))

@@ -2,7 +2,7 @@ package cuckoo
 
 import "math/bits"
 
-// A ConcurrentFilter's expiring tables, as generations.go's of a Filter.
+// A ConcurrentFilter's expiring tables: generations.go's scheme, on a ctable.
 
 // expiringMatchesOf is the number of slots of the bucket (lo, hi), as
 // ctable.read gives it, whose fingerprint is fp, of any generation.
@@ -22,7 +22,8 @@ func (t *table) expiringMatchesOf(lo, hi uint64, fp uint32) int {
 
 // renewExpiring is InsertUnique's test for an expiring table: a present
 // key's youngest copy moves to the current generation within its bucket in
-// a write session, as re-sorting a semi-sorted bucket moves its slots.
+// a write session: re-sorting a semi-sorted bucket moves its slots, so a
+// lookup that overlaps the session reads again.
 func (c *concurrent) renewExpiring(s *ctable, h uint64) bool {
 	t := &s.t
 	fp, i1 := t.locate(h)

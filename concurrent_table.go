@@ -158,7 +158,8 @@ func (s *ctable) pair(i uint64) *[3]uint64 {
 	return (*[3]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), i*8))
 }
 
-// bump opens or closes a write session on bucket b (its version odd within).
+// bump opens or closes a write session on bucket b: its stripe's version is
+// odd within it.
 func (s *ctable) bump(b uint64) {
 	v := s.seq[b&s.smask].Add(1)
 	s.rec.store(s, true, b&s.smask, v)

@@ -182,7 +182,8 @@ func (c Config) check(full bool) (params, error) {
 const minBaseBuckets = 16
 
 // growable sets p up to double floor(log2(maxCap/Capacity)) times (fewer
-// to keep minBaseBuckets) from Capacity's buckets or the last's share.
+// to keep minBaseBuckets) from the larger of Capacity's buckets and the
+// final table's share.
 func (p *params) growable(maxCap int) error {
 	if maxCap < p.capacity {
 		return invalidField("MaxCapacity", "%d is below Capacity %d (0 means a fixed filter)", maxCap, p.capacity)
@@ -214,7 +215,8 @@ func (p *params) growable(maxCap int) error {
 	return nil
 }
 
-// checkCounts keeps a table's bytes and slots to maxInt: counts are ints.
+// checkCounts rejects a table whose bytes or slots exceed maxInt: counts
+// are ints.
 func checkCounts(capacity int, m uint64, bbits uint, maxInt uint64) error {
 	if n := tableBytes(m, bbits); n > maxInt {
 		return invalidField("Capacity", "%d needs a %d-byte filter, more than this platform can address", capacity, n)
@@ -228,8 +230,9 @@ func checkCounts(capacity int, m uint64, bbits uint, maxInt uint64) error {
 // spareBuckets are added to every table: small tables fill unevenly.
 const spareBuckets = 2
 
-// minFreeSlots: a table keeps min(2*Capacity, 48) slots free at capacity;
-// the target load alone failed 1,123 of 57.6 million small tables' fills.
+// minFreeSlots: a table keeps at least min(2*Capacity, 48) slots free at
+// capacity: the target load alone failed 1,123 of 57.6 million small
+// tables' fills, with it none of 62 million.
 const minFreeSlots = 48
 
 // overCapacity is the error for a Capacity above maxCapacity(f).
@@ -304,8 +307,8 @@ func capacityFor(m uint64, f uint) int {
 
 // splitsTable reports whether nearly all offsets r(fp) of table.alt agree
 // modulo some q in 3..64 dividing m: under 1 in 16 fingerprints then cross
-// the bucket classes, and fills fail (f = 8: 26 of 400 at 932 buckets, none
-// at 934). f > 10, which splits no table below 10^4 buckets, is not checked.
+// the bucket classes, and fills fail far more often (f = 8: 26 of 400 at
+// 932 buckets, none at 934). f > 10, which splits no table below 10^4 buckets, is not checked.
 func splitsTable(m uint64, f uint) bool {
 	if f > 10 {
 		return false
@@ -320,7 +323,8 @@ func splitsTable(m uint64, f uint) bool {
 		var classes [64]uint32
 		most := uint32(0)
 		fp := uint32(1)
-		// Once 1 in 16 lie outside the largest class so far, q cannot split.
+		// Once 1 in 16 of all fingerprints lie outside the largest class so
+		// far, q cannot split.
 		for ; fp <= fps && (fp-1-most)*16 < fps; fp++ {
 			c := (uint64(fp*0x9e3779b1)*m>>32 | 1) % q
 			classes[c]++

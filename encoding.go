@@ -520,7 +520,8 @@ func readEncoding(r io.Reader) ([]byte, error) {
 }
 
 // readErr wraps an error of ReadFrom's reader: only a stream that held no
-// byte (!started; io.ReadFull says io.EOF for any empty read) ends cleanly.
+// byte (!started; io.ReadFull says io.EOF for any empty read) ends cleanly,
+// its error returned as it is.
 func readErr(err error, started bool) error {
 	switch {
 	case !started && errors.Is(err, io.EOF):

@@ -7,9 +7,10 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// x/sys/cpu decides, so GODEBUG=cpu.avx2=off (avx512f, ...) turns it off.
-// The batch needs AVX2 to locate four keys at once, BMI1/BMI2 (ANDN, SHRX,
-// MULX) to probe; the wide path AVX-512 F/DQ/VL to do eight with VPMULLQ.
+// x/sys/cpu decides, so GODEBUG=cpu.avx2=off (avx512f, ...) turns the
+// assembly off. The batch needs AVX2 to locate four keys at once and
+// BMI1/BMI2 (ANDN, SHRX, MULX) to probe; the wide path AVX-512 F/DQ/VL to
+// do eight with VPMULLQ.
 var (
 	hasBatchAsm = cpu.X86.HasAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
 	hasWideAsm  = hasBatchAsm && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ &&

@@ -4,7 +4,8 @@ package cuckoo
 
 const haveAsm = false
 
-// The dispatch bools let readers compile; haveAsm false drops their uses.
+// The dispatch bools exist so that code testing them compiles; with haveAsm
+// false the compiler drops those branches.
 var (
 	hasBatchAsm, useBatchAsm bool
 	hasWideAsm, useWideAsm   bool

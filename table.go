@@ -183,7 +183,8 @@ func locateOn(h, fpRange, m uint64) (fp uint32, i1 uint64) {
 //
 //	alt(i, fp) = (m - i - r(fp)) mod m,  r(fp) odd, 1 <= r(fp) < m
 //
-// m even and r odd make i - alt(i, fp) odd: every key has two buckets.
+// m even and r odd make i - alt(i, fp) odd: every key has two distinct
+// buckets.
 func (t *table) alt(i uint64, fp uint32) uint64 { return altOn(i, fp, t.m0) }
 
 // altOn is alt for m buckets.
@@ -358,7 +359,8 @@ func (t *table) bucketFrom(p uint64) (lo, hi uint64) {
 	return bucket128(t.data, p)
 }
 
-// setBucket stores (lo, hi) as bucket i, ignoring its bits past the bucket.
+// setBucket stores (lo, hi) as bucket i, ignoring its bits past the bucket
+// and leaving every other bit of the table as it was.
 func (t *table) setBucket(i, lo, hi uint64) {
 	if t.f <= 16 {
 		t.setNarrow(i, lo)
