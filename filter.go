@@ -86,7 +86,9 @@ func (f *Filter[T]) InsertHash(h uint64) error {
 // returns whether it added it. A false positive skips a key (later lookups
 // still find it), so do not Delete keys inserted this way. In an expiring
 // filter a key already present has its youngest copy moved to the current
-// generation: a key seen once a generation never expires.
+// generation: a key seen once a generation never expires. There, too, a
+// copy of another key with the same fingerprint and buckets can stand for
+// it, so do not Delete keys that InsertUnique refreshed either.
 func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	h := f.Hash(key)
 	if f.c.t.genBits != 0 {
