@@ -26,8 +26,9 @@ func (f *ConcurrentFilter[T]) UnmarshalBinary(data []byte) error {
 // ReadFrom replaces the filter with one read from r, exactly one encoding,
 // as Filter.ReadFrom does, and returns the number of bytes read. It
 // allocates a buffer of the bytes read (never more, whatever the header
-// claims), then the table. It must not run while other goroutines use the
-// filter; after an error the filter is unchanged.
+// claims), then the table and, as NewConcurrent does, the inserts' search
+// queue of 64 bytes a MaxKicks step. It must not run while other
+// goroutines use the filter; after an error the filter is unchanged.
 func (f *ConcurrentFilter[T]) ReadFrom(r io.Reader) (int64, error) {
 	buf, err := readEncoding(r)
 	if err == nil {

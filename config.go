@@ -36,7 +36,8 @@ type Config struct {
 
 	// MaxKicks bounds the displacements one insert may make before it gives
 	// up with ErrFull (and undoes them). 0 means DefaultMaxKicks; at most
-	// MaxMaxKicks. Values below the default void the Capacity promise.
+	// MaxMaxKicks. Values below the default void the Capacity promise. A
+	// ConcurrentFilter keeps a search queue of 64 bytes a step.
 	MaxKicks int
 
 	// Key, when not all zero, makes keys hash with SipHash-2-4 under this

@@ -317,8 +317,9 @@ func errFamily(enc, kind keyKind) error {
 
 // checkStructure checks what the checksum cannot, that this package could
 // have written the table: zero padding (if padded; it starts on a byte, as
-// m is even), canonical buckets, count occupied slots and, in an expiring
-// table, each a fingerprint (not 0) of one of its generations.
+// m is even), canonical buckets, and count occupied slots, each with a
+// fingerprint (not 0: a growable table's doublings would turn a slot of
+// layer bits alone into an empty one) of one of the table's generations.
 func (t *table) checkStructure(count uint64, padded bool) error {
 	if padded && !allZero(t.data[len(t.data)-tablePad:]) {
 		return formatErr(ErrCorrupt, "table padding is not zero")
@@ -333,7 +334,10 @@ func (t *table) checkStructure(count uint64, padded bool) error {
 				continue
 			}
 			occupied++
-			if t.genBits != 0 && (v&uint32(t.fpMask) == 0 || v>>(t.fbits&31) >= uint32(t.gens)) {
+			if v&uint32(t.fpMask) == 0 { // layer or generation bits over no fingerprint
+				return formatErr(ErrCorrupt, "bucket %d holds fingerprint 0 (slot %#x)", i, v)
+			}
+			if t.genBits != 0 && v>>(t.fbits&31) >= uint32(t.gens) {
 				return formatErr(ErrCorrupt, "bucket %d holds fingerprint %d of generation %d, of %d generations",
 					i, v&uint32(t.fpMask), v>>(t.fbits&31), t.gens)
 			}

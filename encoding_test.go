@@ -832,3 +832,32 @@ func checkRefused(t *testing.T, what string, data []byte, v int) {
 		t.Errorf("%s: ContainsEncoded answered false", what)
 	}
 }
+
+// TestEncodingLayerBitsWithoutFingerprint: a growable table's slot of layer
+// bits over fingerprint 0 is refused. Accepted, the doublings turned it
+// into an empty slot that Len still counted, and the grown filter's own
+// encoding was refused for its item count.
+func TestEncodingLayerBitsWithoutFingerprint(t *testing.T) {
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		f := mustNew[uint64](t, Config{Capacity: 80, MaxCapacity: 80 << 4, FingerprintBits: 8, Layout: layout})
+		tb := &f.c.t
+		if tb.g == 0 || tb.k != 0 {
+			t.Fatalf("want an ungrown growable table, stage %d of %d", tb.k, tb.g)
+		}
+		v := uint32(1) << tb.fbits // a layer bit, no fingerprint bit
+		lo, hi := tb.encode([4]uint32{v})
+		tb.setBucket(0, lo, hi)
+		f.c.count = 1
+		err := f.UnmarshalBinary(mustMarshal(t, f))
+		if !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("a slot %#x of fingerprint 0 decoded: %v", v, err)
+		}
+		var c ConcurrentFilter[uint64]
+		if err := c.UnmarshalBinary(mustMarshal(t, f)); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("ConcurrentFilter: a slot %#x of fingerprint 0 decoded: %v", v, err)
+		}
+		if _, err := NewView[uint64](mustMarshal(t, f)); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("NewView: a slot %#x of fingerprint 0 accepted: %v", v, err)
+		}
+	})
+}
