@@ -550,7 +550,13 @@ func (c *concurrent) insertLocked(h uint64) error {
 		return nil
 	}
 	// moveNear reads 8 buckets, within search's budget for MaxKicks >= 2.
-	if c.maxKicks < 2 || !s.moveNearAny(i1, b1, i2, b2, v) {
+	moved := false
+	if c.maxKicks >= 2 && t.genBits == 0 {
+		moved = s.moveNear(i1, b1, i2, b2, v)
+	} else if c.maxKicks >= 2 {
+		moved = s.moveNearExpiring(i1, b1, i2, b2, v)
+	}
+	if !moved {
 		return c.displace(s, i1, v, i2, v)
 	}
 	c.count++

@@ -65,13 +65,6 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 	return q, -1
 }
 
-func (s *ctable) moveNearAny(i1, w1, i2, w2 uint64, v uint32) bool {
-	if s.t.genBits != 0 {
-		return s.moveNearExpiring(i1, w1, i2, w2, v)
-	}
-	return s.moveNear(i1, w1, i2, w2, v)
-}
-
 // moveNear is search and apply written out for the commonest displacement,
 // in a fixed table with f <= 16: it moves the first of the fingerprints of
 // the key's full buckets i1 and i2 (read as w1 and w2) that has a free slot

@@ -309,7 +309,8 @@ func capacityFor(m uint64, f uint) int {
 // splitsTable reports whether nearly all offsets r(fp) of table.alt agree
 // modulo some q in 3..64 dividing m: under 1 in 16 fingerprints then cross
 // the bucket classes, and fills fail far more often (f = 8: 26 of 400 at
-// 932 buckets, none at 934). f > 10, which splits no table below 10^4 buckets, is not checked.
+// 932 buckets, none at 934). f > 10, which splits no table below 10^4
+// buckets, is not checked.
 func splitsTable(m uint64, f uint) bool {
 	if f > 10 {
 		return false

@@ -48,7 +48,7 @@ func (t *table) layers(h uint64, fp uint32) (l1, l2 uint32) {
 
 // staged returns the bucket at this stage of base bucket i in layer l, and
 // the value a slot there holds for fp: stageGeometry.at on the table's
-// fields (57 instructions a grown lookup).
+// fields (57 instructions less a grown lookup than a stageGeometry).
 func (t *table) staged(i uint64, l, fp uint32) (uint64, uint32) {
 	return i<<(t.k&63) | uint64(l>>(t.rbits&31)), fp | (l&t.rmask)<<(t.fbits&31)
 }

@@ -100,8 +100,21 @@ locateLoop:
 locateDone:
 	RET
 
+#undef hp
 #undef scr
+#undef fpRange
+#undef m
+#undef bbits
+#undef gold
 #undef i
+#undef h
+#undef fp
+#undef i1
+#undef r
+#undef i2
+#undef slot
+#undef addr
+#undef last
 
 // Registers of probePacked.
 #define scr R1

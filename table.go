@@ -143,8 +143,7 @@ const (
 	classExpNarrow                     // an expiring table (generations.go), packed, slots of <= 16 bits
 	classExpSemi                       // an expiring table, semi-sorted, slots of <= 16 bits, G <= 16
 	classGrownNarrow                   // a growable table (growth.go), packed, slots of <= 16 bits
-	classWide                          // packed, f > 16: buckets of up to 128 bits
-	classGeneric                       // semi-sorted, f > 16 or f = 4
+	classGeneric                       // packed f > 16; semi-sorted f > 16 or f = 4
 	classGrown                         // a growable table, any other
 	classExpiring                      // an expiring table, any other
 )
@@ -265,7 +264,7 @@ func makeShape(layout Layout, f uint) *shape {
 	case f == 16:
 		s.class = class16
 	case f > 16:
-		s.class = classWide
+		s.class = classGeneric
 	default:
 		s.class = classNarrow
 	}
@@ -529,7 +528,7 @@ func (s *shape) canonical(lo, hi uint64) bool {
 }
 
 // bucketSlots returns the four values of bucket i, as decode orders them;
-// narrowWord inlines where bucketAt does not (9 instructions a walk's step).
+// narrowWord inlines where bucketAt does not.
 func (t *table) bucketSlots(i uint64) [4]uint32 {
 	if t.f <= 16 {
 		return t.decode(t.narrowWord(i), 0)
@@ -642,7 +641,8 @@ func (t *table) countMatches(i1 uint64, v1 uint32, i2 uint64, v2 uint32) int {
 
 // slot0Is reports whether slot 0 of one-word bucket i (semi-sorted: its low
 // part) could hold v's fingerprint bits: a bucket of only v would, so false
-// spares insertFull countMatches, and other buckets give true once in 2^f.
+// spares insertFull countMatches, and other buckets give true once in 2^f
+// (2^w semi-sorted).
 func (t *table) slot0Is(i uint64, v uint32) bool {
 	b, m := t.narrowWord(i), t.fpMask
 	if t.codec == classSemi { // the smallest slot: its low part, all fingerprint bits
