@@ -3,6 +3,7 @@ package cuckoo
 import (
 	"fmt"
 	"testing"
+	"unsafe"
 )
 
 // TestSearchPaths checks the paths the concurrent filter's search returns
@@ -192,6 +193,22 @@ func TestMoveNearWithinBudget(t *testing.T) {
 		}
 		if found == 0 || found == tried {
 			t.Fatalf("%v: search found a path for %d of %d keys: the test needs both", layout, found, tried)
+		}
+	}
+}
+
+// TestSearchQueueBytes: the search queue takes the 64 bytes a MaxKicks step
+// that Config.MaxKicks and ConcurrentFilter.ReadFrom state, decoded or new.
+func TestSearchQueueBytes(t *testing.T) {
+	cfg := Config{Capacity: 100, MaxKicks: MaxMaxKicks}
+	c := mustNewConcurrent[uint64](t, cfg)
+	var d ConcurrentFilter[uint64]
+	if err := d.UnmarshalBinary(mustMarshal(t, mustNew[uint64](t, cfg))); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []*ConcurrentFilter[uint64]{c, &d} {
+		if n := uint64(cap(f.c.path)) * uint64(unsafe.Sizeof(pathNode{})); n > 64*(MaxMaxKicks+1) {
+			t.Errorf("search queue of %d bytes for MaxKicks %d, more than 64 a step", n, MaxMaxKicks)
 		}
 	}
 }

@@ -282,6 +282,23 @@ func TestExpiringDuplicates(t *testing.T) {
 			if got := f.Count("dup"); got != 2*slotsPerBucket {
 				t.Fatalf("f=%d G=%d: Count = %d", c.f, c.gens, got)
 			}
+			// The ConcurrentFilter, whose search fails before the same check.
+			cf := mustNewConcurrent[string](t, Config{Capacity: 100, FingerprintBits: c.f, Layout: layout, Generations: c.gens})
+			for i := range 2 * slotsPerBucket {
+				if i%3 == 0 {
+					cf.Advance()
+				}
+				if err := cf.Insert("dup"); err != nil {
+					t.Fatalf("concurrent f=%d G=%d: copy %d: %v", c.f, c.gens, i+1, err)
+				}
+			}
+			words := bytes.Clone(cf.c.cur.Load().t.data)
+			if err := cf.Insert("dup"); !errors.Is(err, ErrTooManyDuplicates) {
+				t.Fatalf("concurrent f=%d G=%d: copy 9: %v, want ErrTooManyDuplicates", c.f, c.gens, err)
+			}
+			if !bytes.Equal(words, cf.c.cur.Load().t.data) || cf.Count("dup") != 2*slotsPerBucket || cf.Len() != 2*slotsPerBucket {
+				t.Fatalf("concurrent f=%d G=%d: the ninth copy changed the table (Count %d, Len %d)", c.f, c.gens, cf.Count("dup"), cf.Len())
+			}
 		}
 	})
 }
@@ -786,13 +803,15 @@ func TestExpireSemiNarrow(t *testing.T) {
 // positive skips a plain InsertUnique, stores nothing: A's own slot then
 // expires, B's copy stands for both (Len 1), and both are found until it
 // expires. (Refreshing the oldest copy instead would keep A's slot too, but
-// leaks slots: generations.go.) A Delete of A would take B's copy, which is
-// why InsertUnique's doc says not to Delete keys it added or refreshed.
+// leaks slots: generations.go.) So a Delete of A takes B's copy, which is
+// why InsertUnique's doc says not to Delete keys it refreshed.
 func TestInsertUniqueColliding(t *testing.T) {
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		cfg := Config{Capacity: 100, FingerprintBits: 8, Layout: layout, Generations: 2}
+		shape := mustNew[uint64](t, cfg)
+		h := hashFor(&shape.c.t, 0, 1) // a, b: fingerprint 1, first bucket 0
+		a, b := keyWithHash(0, h), keyWithHash(0, h+1)
 		for _, f := range []expiringFilter{mustNew[uint64](t, cfg), mustNewConcurrent[uint64](t, cfg)} {
-			a, b := collidingPair(t, f)
 			if err := f.Insert(a); err != nil { // generation 0
 				t.Fatal(err)
 			}
@@ -809,29 +828,9 @@ func TestInsertUniqueColliding(t *testing.T) {
 			if !f.Contains(a) || !f.Contains(b) || f.Len() != 1 {
 				t.Errorf("%T: Contains(A) %v, Contains(B) %v, Len %d; want true, true, 1", f, f.Contains(a), f.Contains(b), f.Len())
 			}
+			if !f.Delete(a) || f.Len() != 0 || f.Count(b) != 0 {
+				t.Errorf("%T: Delete(A) left Len %d, Count(B) %d; want B's copy taken", f, f.Len(), f.Count(b))
+			}
 		}
 	})
-}
-
-// collidingPair finds keys a != b that f stores in the same class: the same
-// fingerprint and pair of buckets.
-func collidingPair(t *testing.T, f expiringFilter) (a, b uint64) {
-	var tb *table
-	switch x := f.(type) {
-	case *Filter[uint64]:
-		tb = &x.c.t
-	case *ConcurrentFilter[uint64]:
-		tb = &x.c.cur.Load().t
-	}
-	seen := map[[2]uint64]uint64{}
-	for k := uint64(0); k < 1<<22; k++ {
-		fp, i1 := tb.locate(f.Hash(k))
-		c := [2]uint64{uint64(fp), min(i1, tb.alt(i1, fp))}
-		if j, ok := seen[c]; ok {
-			return j, k
-		}
-		seen[c] = k
-	}
-	t.Fatal("no colliding keys")
-	return 0, 0
 }

@@ -132,3 +132,14 @@ func TestZeroValueDocs(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroNewConcurrentFrom: NewConcurrentFrom of nil or of a zero Filter
+// is a zero ConcurrentFilter, as its doc says: empty, and its inserts fail.
+func TestZeroNewConcurrentFrom(t *testing.T) {
+	for name, f := range map[string]*Filter[uint64]{"nil": nil, "zero": new(Filter[uint64])} {
+		c := NewConcurrentFrom(f)
+		if c == nil || c.Len() != 0 || c.Contains(1) || c.Insert(1) == nil || c.c.cur.Load() != nil {
+			t.Errorf("NewConcurrentFrom(%s): not a zero ConcurrentFilter", name)
+		}
+	}
+}
