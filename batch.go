@@ -165,10 +165,10 @@ func prefetchWalks(t *table, hs []uint64) {
 		if t.roomIn(w1, 0) || t.roomIn(w2, 0) {
 			continue
 		}
-		s1, s2 := t.decode(w1, 0), t.decode(w2, 0)
+		s1, s2, fpm := t.decode(w1, 0), t.decode(w2, 0), uint32(t.fpMask)
 		for k := range slotsPerBucket {
-			offs[n+k] = t.alt(i1, s1[k]) * bb >> 3
-			offs[n+slotsPerBucket+k] = t.alt(i2, s2[k]) * bb >> 3
+			offs[n+k] = t.alt(i1, s1[k]&fpm) * bb >> 3
+			offs[n+slotsPerBucket+k] = t.alt(i2, s2[k]&fpm) * bb >> 3
 		}
 		n += 2 * slotsPerBucket
 	}

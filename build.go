@@ -145,7 +145,7 @@ func build(r reader, p params, hs []uint64, alloc func(n uint64) []byte) (core, 
 		if uint64(cap(buf)) < n+kickLen {
 			buf = alloc(n + kickLen)
 		}
-		r.t = tableShape(m, p.f, 0, 0, p.layout)
+		r.t = tableShape(m, p.f, 0, 0, p.layout, 0)
 		r.t.data = buf[:n]
 		clear(r.t.data)
 		c := core{reader: r, maxKicks: kicks, rng: r.h.seed, kickBuf: buf[n : n+kickLen]}

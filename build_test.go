@@ -439,7 +439,7 @@ func TestBuildCrowdedKeys(t *testing.T) {
 			}
 			// The count is of distinct fingerprints: repeats of a hash,
 			// which Build stores once, add nothing, and 8 keys fit.
-			tb := tableShape(4, uint(f), 0, 0, layout)
+			tb := tableShape(4, uint(f), 0, 0, layout, 0)
 			if k, _, _ := keysCrowded(&tb, append(hs, hs...), hs[0]); k != 9 {
 				t.Fatalf("f=%d: keysCrowded counts %d keys, want 9", f, k)
 			}

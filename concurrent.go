@@ -84,8 +84,7 @@ type concurrent struct {
 	maxKicks int
 	rng      uint64        // a Filter's displacement PRNG state, kept for Snapshot and the encoding
 	path     []pathNode    // search's queue: searchBuckets*MaxKicks + 2 nodes
-	gen      atomic.Uint32 // an expiring filter's current generation (concurrent_expiry.go): stored under mu
-	genV     uint32        // gen as a slot holds it, above the fingerprint: under mu (setGen)
+	gen      atomic.Uint32 // the current table's gen(), for Info: stored under mu
 }
 
 // maxOptimistic is how many lock-free reads a lookup tries before locking.
@@ -102,7 +101,7 @@ func NewConcurrent[T Hashable](cfg Config) (*ConcurrentFilter[T], error) {
 	r := reader{h: newHasher(p.seed), kind: kindOf[T](), capacity: p.capacity, maxCapacity: p.maxCapacity}
 	r.setKey(p.key)
 	f := &ConcurrentFilter[T]{}
-	f.c.load(&r, newCtable(shapeFor(&p)), p.maxKicks, r.h.seed, 0)
+	f.c.load(&r, newCtable(p.table()), p.maxKicks, r.h.seed)
 	return f, nil
 }
 
@@ -112,17 +111,17 @@ func NewConcurrent[T Hashable](cfg Config) (*ConcurrentFilter[T], error) {
 func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
 	c := &ConcurrentFilter[T]{}
 	if f != nil && f.c.t.data != nil {
-		c.c.load(&f.c.reader, ctableOf(&f.c.t), f.c.maxKicks, f.c.rng, f.c.gen)
+		c.c.load(&f.c.reader, ctableOf(&f.c.t), f.c.maxKicks, f.c.rng)
 	}
 	return c
 }
 
 // load makes c the filter r with table s, which it publishes last.
-func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64, gen uint) {
+func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64) {
 	c.h, c.kind, c.capacity, c.maxCapacity = r.h, r.kind, r.capacity, r.maxCapacity
 	c.maxKicks, c.rng, c.count = maxKicks, rng, r.count
 	c.path = make([]pathNode, 0, searchBuckets*maxKicks+2)
-	c.setGen(uint32(gen), s.t.fbits)
+	c.gen.Store(uint32(s.t.gen()))
 	c.n.Store(int64(r.count))
 	c.cur.Store(s)
 }
@@ -320,7 +319,7 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	}
 	s := c.cur.Load()
 	t := &s.t
-	if !t.class.wordProbe() { // f > 16, semi-sorted f = 4, growable, G > 16
+	if !t.class.oneWord() { // f > 16, semi-sorted f = 4, growable, G > 16
 		return c.lookupOther(s, h)
 	}
 	fp, i1 := t.locate(h)
@@ -345,21 +344,17 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 		pat := uint64(fp) * ones16
 		x1, x2 := loadWord(w, i1)^pat, loadWord(w, i2)^pat
 		hit = ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
-	case classNarrow:
-		pat := uint64(fp) * t.lanes.onesLo
-		hit = t.lanes.anyZero(loadNarrow(w, i1*uint64(t.bbits))^pat, loadNarrow(w, i2*uint64(t.bbits))^pat)
+	case classNarrow: // keyLanes: generation bits are not compared
+		pat := uint64(fp) * t.keyLanes.onesLo
+		hit = t.keyLanes.anyZero(loadNarrow(w, i1*uint64(t.bbits))^pat, loadNarrow(w, i2*uint64(t.bbits))^pat)
 	case classSemi:
 		bp := uint64(fp>>(t.w&31)) * 0x1111 // the mask spares a check of the shift
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		hit = t.semiLanes.anyZero(t.semiLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
-	case classExpNarrow: // lookup.go's, written out (through expiringWords: 154 instructions, not 137, f = 13)
-		ones := t.lanes.onesLo
-		x1, x2 := loadNarrow(w, i1*uint64(t.bbits))^uint64(fp)*ones, loadNarrow(w, i2*uint64(t.bbits))^uint64(fp)*ones
-		hit = ((x1-ones)&^x1|(x2-ones)&^x2)&t.fpLanes.topsLo != 0
 	default: // classExpSemi
 		bp := uint64(fp>>(t.w&31)) * 0x1111
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
-		hit = t.semiLanes.anyZero(t.expiringLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.expiringLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
+		hit = t.semiLanes.anyZero(t.semiKeyLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiKeyLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
 	}
 	if hit {
 		return true
@@ -385,8 +380,8 @@ func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
 	b2, v2 := t.staged(i2, l2, fp)
 	sq1, sq2 := s.stripe(b1), s.stripe(b2)
 	q1, q2 := sq1.Load(), sq2.Load()
-	w, ones := unsafe.Pointer(unsafe.SliceData(s.words)), t.lanes.onesLo
-	if t.lanes.anyZero(loadNarrow(w, b1*uint64(t.bbits))^uint64(v1)*ones, loadNarrow(w, b2*uint64(t.bbits))^uint64(v2)*ones) {
+	w, ones := unsafe.Pointer(unsafe.SliceData(s.words)), t.keyLanes.onesLo
+	if t.keyLanes.anyZero(loadNarrow(w, b1*uint64(t.bbits))^uint64(v1)*ones, loadNarrow(w, b2*uint64(t.bbits))^uint64(v2)*ones) {
 		return true
 	}
 	if (q1|q2)&1 == 0 && sq1.Load() == q1 && sq2.Load() == q2 {
@@ -395,36 +390,23 @@ func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
 	return c.lookupAt(s, h) // a write session overlapped: read again
 }
 
-// lookupAt is a lookup of hash h in table s by validated reads, then under
-// the mutex (an expiring table's by countHash, on the current table). It
-// locates the buckets itself, so that lookup keeps only h live.
-func (c *concurrent) lookupAt(s *ctable, h uint64) bool {
-	if s.t.genBits != 0 { // fingerprint bits compared, of any generation
-		return c.countHash(h) > 0
-	}
-	b1, v1, b2, v2 := s.t.place(h)
-	for range maxOptimistic {
-		q1, q2 := s.version(b1), s.version(b2)
-		if s.holds(b1, v1)|s.holds(b2, v2) != 0 {
-			return true
-		}
-		if (q1|q2)&1 == 0 && s.version(b1) == q1 && s.version(b2) == q2 {
-			return false
-		}
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s = c.cur.Load()
-	b1, v1, b2, v2 = s.t.place(h)
-	return s.holds(b1, v1)|s.holds(b2, v2) != 0
-}
+// lookupAt is a lookup of hash h in table s by countIn, which locates the
+// buckets itself, so that lookup keeps only h live.
+func (c *concurrent) lookupAt(s *ctable, h uint64) bool { return c.countIn(s, h) > 0 }
 
-// countHash is Count, validated like an absent answer whatever it counts.
+// countHash is Count.
 func (c *concurrent) countHash(h uint64) int {
 	s := c.cur.Load()
 	if s == nil {
 		return 0
 	}
+	return c.countIn(s, h)
+}
+
+// countIn counts the key of hash h in table s by reads validated like an
+// absent answer whatever they count, then under the mutex in the current
+// table.
+func (c *concurrent) countIn(s *ctable, h uint64) int {
 	b1, v1, b2, v2 := s.t.place(h)
 	for range maxOptimistic {
 		q1, q2 := s.version(b1), s.version(b2)
@@ -502,7 +484,10 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	defer c.mu.Unlock()
 	s := c.cur.Load()
 	if s.t.genBits != 0 {
-		if c.renewExpiring(s, h) {
+		if b, slots, k, v := s.t.youngest(h); k >= 0 {
+			if slots[k] != v {
+				s.replace(b, slots, uint(k), v)
+			}
 			return false, nil
 		}
 	} else if b1, v1, b2, v2 := s.t.place(h); s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) > 0 {
@@ -521,15 +506,15 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 func (c *concurrent) insertLocked(h uint64) error {
 	s := c.cur.Load()
 	t := &s.t
-	if !t.class.wordProbe() { // growable, f > 16, semi-sorted f = 4, classExpiring
+	if !t.class.oneWord() { // growable, f > 16, semi-sorted f = 4, G > 16
 		return c.insertSlow(s, h)
 	}
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
-	v := fp | c.genV // 0 if keys never expire
+	v := fp | t.genV // 0 if keys never expire
 	// Both buckets are read first, so that their misses overlap.
 	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
-	if t.codec != classSemi { // packed, fixed or expiring
+	if t.layout == Packed {
 		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)
 		i, z := i1, z1
 		if z1 == 0 {
@@ -550,13 +535,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 		return nil
 	}
 	// moveNear reads 8 buckets, within search's budget for MaxKicks >= 2.
-	moved := false
-	if c.maxKicks >= 2 && t.genBits == 0 {
-		moved = s.moveNear(i1, b1, i2, b2, v)
-	} else if c.maxKicks >= 2 {
-		moved = s.moveNearExpiring(i1, b1, i2, b2, v)
-	}
-	if !moved {
+	if c.maxKicks < 2 || !s.moveNear(i1, b1, i2, b2, v) {
 		return c.displace(s, i1, v, i2, v)
 	}
 	c.count++
@@ -567,11 +546,6 @@ func (c *concurrent) insertLocked(h uint64) error {
 // which writes only new tables no reader sees, and publishes the one
 // holding the key; a failed insert publishes nothing.
 func (c *concurrent) insertSlow(s *ctable, h uint64) error {
-	if s.t.genBits != 0 { // classExpiring: buckets of up to 128 bits
-		fp, i1 := s.t.locate(h)
-		v := s.t.expiringValue(fp, uint(c.gen.Load()))
-		return c.insertAt(s, i1, v, s.t.alt(i1, fp), v)
-	}
 	full := s.t.canGrow() && c.count >= s.t.stageCapacity() // doubles first
 	if !full {
 		b1, v1, b2, v2 := s.t.place(h)
@@ -639,18 +613,15 @@ func (c *concurrent) delete(h uint64) bool {
 	if s == nil {
 		return false
 	}
-	var ok bool
-	if s.t.genBits != 0 {
-		ok = c.removeExpiring(s, h)
-	} else {
-		b1, v1, b2, v2 := s.t.place(h)
-		ok = s.remove(b1, v1) || s.remove(b2, v2)
+	b1, v1, b2, v2 := s.t.place(h)
+	b, slots, k := s.t.oldest(b1, v1, b2, v2, false)
+	if k < 0 {
+		return false
 	}
-	if ok {
-		c.count--
-		c.publishCount()
-	}
-	return ok
+	s.replace(b, slots, uint(k), 0)
+	c.count--
+	c.publishCount()
+	return true
 }
 
 // reset publishes a new empty table rather than clear the current one,
@@ -668,13 +639,7 @@ func (c *concurrent) reset() {
 	c.count = 0
 	c.publishCount()
 	c.rng = c.h.seed
-	c.setGen(0, n.t.fbits)
-}
-
-// setGen makes gen the current generation, for fbits-bit fingerprints.
-func (c *concurrent) setGen(gen uint32, fbits uint) {
-	c.gen.Store(gen)
-	c.genV = gen << (fbits & 31)
+	c.gen.Store(0)
 }
 
 // errZeroConcurrent is what needs a table returns on a zero ConcurrentFilter.

@@ -19,7 +19,7 @@ func (f *ConcurrentFilter[T]) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	r := decodedReader[T](&h, t, f.c.h.sip())
-	f.c.load(&r, ctableOf(&r.t), int(h.maxKicks), h.rng, h.gen)
+	f.c.load(&r, ctableOf(&r.t), int(h.maxKicks), h.rng)
 	return nil
 }
 
@@ -73,7 +73,7 @@ func (f *ConcurrentFilter[T]) Clone() *ConcurrentFilter[T] {
 		return g
 	}
 	r := c.reader(s.t)
-	g.c.load(&r, ctableOf(&s.t), c.maxKicks, c.rng, uint(c.gen.Load())) // writers hold mu: no word changes meanwhile
+	g.c.load(&r, ctableOf(&s.t), c.maxKicks, c.rng) // writers hold mu: no word changes meanwhile
 	return g
 }
 

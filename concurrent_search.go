@@ -66,44 +66,14 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 }
 
 // moveNear is search and apply written out for the commonest displacement,
-// in a fixed table with f <= 16: it moves the first of the fingerprints of
-// the key's full buckets i1 and i2 (read as w1 and w2) that has a free slot
-// in its other bucket, as apply would, or writes nothing and reports false.
-func (s *ctable) moveNear(i1, w1, i2, w2 uint64, fp uint32) bool {
+// in a fixed table of one-word buckets: it moves the first of the values of
+// the full buckets i1 and i2 (read as w1 and w2) of a key of value v that
+// has a free slot in its other bucket, as apply would, or writes nothing
+// and reports false. Masking fingerprints (fpMask, for generation bits)
+// costs 1.4 instructions an insert (f = 13).
+func (s *ctable) moveNear(i1, w1, i2, w2 uint64, v uint32) bool {
 	t := &s.t
-	packed := t.class.packedNarrow() // else classSemi; see search
-	for _, b := range [2][2]uint64{{i1, w1}, {i2, w2}} {
-		i, slots := b[0], t.narrowSlots(b[1])
-		if !packed {
-			slots = t.decode(b[1], 0)
-		}
-		for k, v := range slots {
-			o := t.alt(i, v)
-			w := t.narrowWord(o)
-			switch {
-			case packed && t.freeMarks(w) != 0:
-				// addTo and replace written out (8 instructions less an insert).
-				s.fill(o*uint64(t.bbits)+t.firstSlot(t.freeMarks(w), 0), v)
-				sh := uint64(k) * uint64(t.f) & 63
-				s.setBucket(i, b[1]&^(t.slotMax<<sh)|uint64(fp)<<sh, 0, false)
-			case !packed && t.semiFree(w):
-				s.addTo(o, w, 0, v)
-				s.replace(i, slots, uint(k), fp)
-			default:
-				continue
-			}
-			return true
-		}
-	}
-	return false
-}
-
-// moveNearExpiring is moveNear for classExpNarrow and classExpSemi, whose
-// fingerprint bits are masked (in moveNear the mask cost 1.4 instructions
-// an insert, f = 13); v is the key's value.
-func (s *ctable) moveNearExpiring(i1, w1, i2, w2 uint64, v uint32) bool {
-	t := &s.t
-	packed, fpm := t.class == classExpNarrow, uint32(t.fpMask)
+	packed, fpm := t.class.packedNarrow(), uint32(t.fpMask)
 	for _, b := range [2][2]uint64{{i1, w1}, {i2, w2}} {
 		i, slots := b[0], t.narrowSlots(b[1])
 		if !packed {
@@ -113,11 +83,12 @@ func (s *ctable) moveNearExpiring(i1, w1, i2, w2 uint64, v uint32) bool {
 			o := t.alt(i, u&fpm)
 			w := t.narrowWord(o)
 			switch {
-			case packed && t.freeMarks(w) != 0: // as moveNear's
+			case packed && t.freeMarks(w) != 0:
+				// addTo and replace written out (8 instructions less an insert).
 				s.fill(o*uint64(t.bbits)+t.firstSlot(t.freeMarks(w), 0), u)
 				sh := uint64(k) * uint64(t.f) & 63
 				s.setBucket(i, b[1]&^(t.slotMax<<sh)|uint64(v)<<sh, 0, false)
-			case !packed && t.semiFree(w):
+			case !packed && t.roomIn(w, 0):
 				s.addTo(o, w, 0, u)
 				s.replace(i, slots, uint(k), v)
 			default:

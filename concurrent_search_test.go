@@ -93,7 +93,7 @@ func TestMoveNear(t *testing.T) {
 				testMoveNear(t, Config{Capacity: 2000, FingerprintBits: f, Layout: layout})
 			})
 		}
-		// moveNearExpiring, on the expiring tables of one-word buckets.
+		// The expiring tables of one-word buckets, whose values carry generation bits.
 		for _, f := range []int{4, 8, 13} {
 			t.Run(fmt.Sprintf("%v/f=%d/gen", layout, f), func(t *testing.T) {
 				testMoveNear(t, Config{Capacity: 2000, FingerprintBits: f, Layout: layout, Generations: 4})
@@ -113,8 +113,7 @@ func testMoveNear(t *testing.T, cfg Config) {
 		}
 	}
 	s := c.c.cur.Load()
-	exp := s.t.genBits != 0
-	if exp && s.t.class != classExpNarrow && s.t.class != classExpSemi {
+	if s.t.genBits != 0 && !s.t.class.oneWord() {
 		t.Fatalf("class %d: not an expiring class of one-word buckets", s.t.class)
 	}
 	moved, longer := 0, 0
@@ -127,10 +126,7 @@ func testMoveNear(t *testing.T, cfg Config) {
 		if s.t.hasFree(i1) || s.t.hasFree(i2) {
 			continue
 		}
-		v := fp
-		if exp {
-			v = s.t.expiringValue(fp, uint(c.c.gen.Load()))
-		}
+		v := genValue(&s.t, fp, uint(c.c.gen.Load()))
 		q, end := s.search(make([]pathNode, 0, searchBuckets*DefaultMaxKicks+2), DefaultMaxKicks, i1, v, i2, v)
 		want := ctableOf(&s.t)
 		oneStep := end >= 0 && q[q[end].parent].parent < 0
@@ -139,12 +135,7 @@ func testMoveNear(t *testing.T, cfg Config) {
 		}
 		got := ctableOf(&s.t)
 		w1, w2 := got.t.narrowWord(i1), got.t.narrowWord(i2)
-		ok := false
-		if exp {
-			ok = got.moveNearExpiring(i1, w1, i2, w2, v)
-		} else {
-			ok = got.moveNear(i1, w1, i2, w2, fp)
-		}
+		ok := got.moveNear(i1, w1, i2, w2, v)
 		if ok != oneStep {
 			t.Fatalf("key %d: moveNear %v, search found a path of one step: %v", k, ok, oneStep)
 		}

@@ -61,7 +61,7 @@ func (c *concurrent) appendBinary(b []byte, family keyKind) ([]byte, error) {
 		return b, errZeroConcurrent
 	}
 	r := c.reader(c.cur.Load().t)
-	h := encodingHeader(&r, family, c.maxKicks, c.rng, uint(c.gen.Load()))
+	h := encodingHeader(&r, family, c.maxKicks, c.rng)
 	var hb [headerSize]byte
 	h.put(&hb)
 	b = slices.Grow(b, int(h.encodedSize()))
@@ -78,6 +78,6 @@ func (c *concurrent) snapshot() core {
 	n := tableBytes(t.m, t.bbits)
 	t.data = append(newTableData(n)[:0], t.data[:n]...)
 	fc := newCore(c.reader(t), c.maxKicks)
-	fc.rng, fc.gen = c.rng, uint(c.gen.Load())
+	fc.rng = c.rng
 	return fc
 }

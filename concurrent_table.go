@@ -95,19 +95,9 @@ func (s *ctable) version(b uint64) uint64 { return s.stripe(b).Load() }
 // w1 shifts in two steps so no count reaches 64, which Go would check for.
 func join(w0, w1 uint64, sh uint64) uint64 { return w0>>(sh&63) | w1<<1<<((63-sh)&63) }
 
-// holds is non-zero exactly when bucket b, read atomically, holds v.
-func (s *ctable) holds(b uint64, v uint32) uint64 {
-	mlo, mhi := s.bucketMatches(b, v)
-	return mlo | mhi
-}
-
-// count is the number of slots of bucket b that hold v, read atomically:
-// in an expiring table, whose fingerprint bits are v, of any generation.
+// count is the number of slots of bucket b that hold v's key, read
+// atomically.
 func (s *ctable) count(b uint64, v uint32) int {
-	if s.t.genBits != 0 {
-		lo, hi := s.read(b)
-		return s.t.expiringMatchesOf(lo, hi, v)
-	}
 	mlo, mhi := s.bucketMatches(b, v)
 	return bits.OnesCount64(mlo) + bits.OnesCount64(mhi)
 }
@@ -286,16 +276,6 @@ func (s *ctable) addTo(b, lo, hi uint64, v uint32) bool {
 	lo, hi, ok := s.t.insertInto(lo, hi, v)
 	if ok {
 		s.setBucket(b, lo, hi, true)
-	}
-	return ok
-}
-
-// remove clears a slot of bucket b that holds v and reports whether one did.
-func (s *ctable) remove(b uint64, v uint32) bool {
-	lo, hi := s.t.bucketAt(b)
-	lo, hi, ok := s.t.removeFrom(lo, hi, v)
-	if ok {
-		s.setBucket(b, lo, hi, false)
 	}
 	return ok
 }

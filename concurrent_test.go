@@ -176,7 +176,7 @@ func TestCtableOver(t *testing.T) {
 			g     uint
 		}{{16, 4, 3}, {18, 8, 5}, {20, 13, 6}, {24, 20, 10}, {16, 28, 4}} {
 			r := newRand(uint64(c.fbits))
-			fc := core{reader: reader{t: newStage(c.m0, c.fbits, c.g, 0, layout), h: newHasher(3)}, maxKicks: DefaultMaxKicks, rng: 3}
+			fc := core{reader: reader{t: newStage(c.m0, c.fbits, c.g, 0, layout, 0), h: newHasher(3)}, maxKicks: DefaultMaxKicks, rng: 3}
 			for fc.t.canGrow() {
 				for fc.count < fc.t.stageCapacity() {
 					_ = fc.insertAt(fc.t.place(r.Uint64()))

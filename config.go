@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/bits"
 )
 
 // Config describes a filter. Every zero field but Capacity takes its default.
@@ -109,6 +108,9 @@ type params struct {
 	maxKicks    int
 	gens        uint // Config.Generations: 0 for keys that never expire
 }
+
+// table is the empty table of a filter of these parameters, without data.
+func (p *params) table() table { return tableShape(p.m, p.f, p.g, 0, p.layout, p.gens) }
 
 func invalidField(field, format string, args ...any) error {
 	return fmt.Errorf("%w: %s %s", ErrInvalidConfig, field, fmt.Sprintf(format, args...))
@@ -362,6 +364,3 @@ func bitsForRate(rate float64, full bool) (uint, bool) {
 	}
 	return 0, false
 }
-
-// genBits is a slot's generation bits for gens generations: ceil(log2 gens).
-func genBits(gens uint) uint { return uint(bits.Len(max(gens, 1) - 1)) }

@@ -21,7 +21,6 @@ type core struct {
 	maxKicks int
 	rng      uint64 // displacement PRNG state, seeded from the seed
 	kickBuf  []byte // the path of a long displacement walk; see kick
-	gen      uint   // an expiring filter's current generation, 0..gens-1 (generations.go)
 }
 
 func newCore(r reader, maxKicks int) core {

@@ -68,10 +68,9 @@ type header struct {
 
 // shape is the encoded table without data.
 func (h *header) shape() table {
-	if h.gens != 0 {
-		return expiringShape(h.m, h.f, h.layout, h.gens)
-	}
-	return tableShape(h.m>>h.k, h.f, h.g, h.k, h.layout)
+	t := tableShape(h.m>>h.k, h.f, h.g, h.k, h.layout, h.gens)
+	t.setGen(h.gen)
+	return t
 }
 
 // size is the length of the header, a compact encoding's version byte.
@@ -173,12 +172,10 @@ func parseHeader(b []byte) (header, error) {
 		return h, formatErr(ErrCorrupt, "current generation %d in a filter whose keys never expire", h.gen)
 	case h.gens != 0 && h.gen >= h.gens:
 		return h, formatErr(ErrCorrupt, "current generation %d of %d generations", h.gen, h.gens)
-	case h.gens != 0 && h.g != 0:
-		return h, formatErr(ErrCorrupt, "an expiring filter of %d generations with %d doublings: expiring filters do not grow", h.gens, h.g)
-	case h.f+genBits(h.gens) > maxFingerprintBits:
-		return h, formatErr(ErrCorrupt, "%d generations need %d bits beside the %d-bit fingerprint: slots would exceed %d bits", h.gens, genBits(h.gens), h.f, maxFingerprintBits)
-	case h.f+h.g > maxFingerprintBits || h.k > h.g:
-		return h, formatErr(ErrCorrupt, "%d doublings (%d done) for %d-bit fingerprints: slots would exceed %d bits", h.g, h.k, h.f, maxFingerprintBits)
+	case h.k > h.g:
+		return h, formatErr(ErrCorrupt, "stage %d past the filter's last, %d", h.k, h.g)
+	case h.f+h.g+genBits(h.gens) > maxFingerprintBits:
+		return h, formatErr(ErrCorrupt, "%d-bit fingerprints with %d doublings and %d generations: slots would exceed %d bits", h.f, h.g, h.gens, maxFingerprintBits)
 	case b[offSlots] != slotsPerBucket:
 		return h, formatErr(ErrCorrupt, "%d slots per bucket, want %d", b[offSlots], slotsPerBucket)
 	case h.kind != h.kind.family() || h.kind == kindInvalid:
@@ -337,9 +334,9 @@ func (t *table) checkStructure(count uint64, padded bool) error {
 			if v&uint32(t.fpMask) == 0 { // layer or generation bits over no fingerprint
 				return formatErr(ErrCorrupt, "bucket %d holds fingerprint 0 (slot %#x)", i, v)
 			}
-			if t.genBits != 0 && v>>(t.fbits&31) >= uint32(t.gens) {
+			if t.genBits != 0 && v>>(t.kbits&31) >= uint32(t.gens) {
 				return formatErr(ErrCorrupt, "bucket %d holds fingerprint %d of generation %d, of %d generations",
-					i, v&uint32(t.fpMask), v>>(t.fbits&31), t.gens)
+					i, v&uint32(t.fpMask), v>>(t.kbits&31), t.gens)
 			}
 		}
 	}
@@ -359,14 +356,14 @@ func (k keyKind) familyName() string {
 }
 
 func (f *Filter[T]) header() header {
-	return encodingHeader(&f.c.reader, kindOf[T]().family(), f.c.maxKicks, f.c.rng, f.c.gen)
+	return encodingHeader(&f.c.reader, kindOf[T]().family(), f.c.maxKicks, f.c.rng)
 }
 
 // encodingHeader is the header of r's filter of keys of the given family.
-func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64, gen uint) header {
+func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64) header {
 	t := &r.t
 	return header{
-		layout: t.layout, f: t.fbits, kind: family, m: t.m, g: t.g, k: t.k, gens: t.gens, gen: gen,
+		layout: t.layout, f: t.fbits, kind: family, m: t.m, g: t.g, k: t.k, gens: t.gens, gen: t.gen(),
 		count: uint64(r.count), capacity: uint64(r.capacity), maxCapacity: uint64(r.maxCapacity),
 		seed: r.h.seed, rng: rng, maxKicks: uint64(maxKicks), keyed: r.h.sip() != nil, keyCheck: r.keyCheck(),
 	}
@@ -458,7 +455,7 @@ func (f *Filter[T]) unmarshal(data []byte, owned bool, key *sipHasher) error {
 		t.data = d
 	}
 	f.c = newCore(decodedReader[T](&h, t, key), int(h.maxKicks))
-	f.c.rng, f.c.gen = h.rng, h.gen
+	f.c.rng = h.rng
 	return nil
 }
 

@@ -476,7 +476,7 @@ func checkEdits(t *testing.T, enc []byte, edits []encodingEdit) {
 // slot, or empties the first full one, so that the item count is off by one.
 func editSlot(m uint64, f uint, empty bool) func([]byte) {
 	return func(b []byte) {
-		t := tableShape(m, f, 0, 0, Packed)
+		t := tableShape(m, f, 0, 0, Packed, 0)
 		t.data = b[headerSize : len(b)-checksumSize]
 		for i := range m {
 			for k := range uint(slotsPerBucket) {

@@ -164,8 +164,8 @@ func testExpiringRoundTrip(t *testing.T, cfg Config, seed uint64) {
 		t.Fatalf("EncodedLen %d, %v; want %d", n, err, len(enc))
 	}
 	h, err := parseHeader(enc)
-	if err != nil || h.gens != uint(cfg.Generations) || h.gen != orig.c.gen || h.f != uint(cfg.FingerprintBits) {
-		t.Fatalf("header: %v, G %d, generation %d, f %d; want %d, %d, %d", err, h.gens, h.gen, h.f, cfg.Generations, orig.c.gen, cfg.FingerprintBits)
+	if err != nil || h.gens != uint(cfg.Generations) || h.gen != orig.c.t.gen() || h.f != uint(cfg.FingerprintBits) {
+		t.Fatalf("header: %v, G %d, generation %d, f %d; want %d, %d, %d", err, h.gens, h.gen, h.f, cfg.Generations, orig.c.t.gen(), cfg.FingerprintBits)
 	}
 	checkEncoders(t, orig, enc)
 	checkEncoders(t, NewConcurrentFrom(orig), enc)
@@ -484,8 +484,8 @@ func addExpiringFormatSeeds(f *testing.F) {
 func TestExpiringEncodingChecks(t *testing.T) {
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		orig := builtExpiring(t, Config{Capacity: 100, FingerprintBits: 13, Layout: layout, Generations: 3}, 100, 5)
-		if orig.c.gen != 2 {
-			t.Fatalf("generation %d; the test wants the last, 2", orig.c.gen)
+		if orig.c.t.gen() != 2 {
+			t.Fatalf("generation %d; the test wants the last, 2", orig.c.t.gen())
 		}
 		enc := mustMarshal(t, orig)
 		le := binary.LittleEndian
@@ -527,7 +527,7 @@ func TestExpiringEncodingChecks(t *testing.T) {
 			{"G 2", put16(offGenerations, 2), ErrCorrupt, "current generation 2 of 2"},
 			{"current generation G", put32(offGeneration, 3), ErrCorrupt, "current generation 3 of 3"},
 			{"current generation 2^32-1", put32(offGeneration, 1<<32-1), ErrCorrupt, "current generation"},
-			{"growable", put8(offDoublings, 1), ErrCorrupt, "expiring filters do not grow"},
+			{"stage past the doublings", put8(offStage, 1), ErrCorrupt, "stage 1 past the filter's last, 0"},
 			{"too wide", put8(offBits, 31), ErrCorrupt, "slots would exceed 32 bits"},
 			{"reserved byte", put8(offReserved1, 1), ErrCorrupt, "reserved"},
 			{"slot of generation G", editSlot(func(v uint32) uint32 { return v&(1<<13-1) | 3<<13 }), ErrCorrupt, "of generation 3, of 3 generations"},

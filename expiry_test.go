@@ -541,13 +541,13 @@ func TestExpiringLifecycle(t *testing.T) {
 				t.Fatalf("%T: a copy's key outlived G generations", x)
 			}
 		}
-		if s.c.gen != uint(c.c.gen.Load()) {
-			t.Fatalf("Snapshot generation %d, filter %d", s.c.gen, c.c.gen.Load())
+		if s.c.t.gen() != uint(c.c.gen.Load()) {
+			t.Fatalf("Snapshot generation %d, filter %d", s.c.t.gen(), c.c.gen.Load())
 		}
 		f.Reset()
 		c.Reset()
-		if f.c.gen != 0 || c.c.gen.Load() != 0 || f.Len() != 0 || c.Len() != 0 {
-			t.Fatalf("Reset: generations %d %d", f.c.gen, c.c.gen.Load())
+		if f.c.t.gen() != 0 || c.c.gen.Load() != 0 || f.Len() != 0 || c.Len() != 0 {
+			t.Fatalf("Reset: generations %d %d", f.c.t.gen(), c.c.gen.Load())
 		}
 	})
 	// G = 1: every Advance empties the filter.
@@ -738,18 +738,22 @@ func BenchmarkExpiring(b *testing.B) {
 	}
 }
 
-// TestExpireSemiNarrow compares the semi-sorted Advance's pass, which
-// clears a generation's run of slots without decoding them (semiExpiry),
-// with each bucket decoded, cleared slot by slot, sorted and encoded again
-// (expireEach), for every fingerprint width of at most 16-bit slots,
-// every G of at most 4 generation bits and every generation: random
-// buckets, empty ones, full ones and ones of one generation.
-func TestExpireSemiNarrow(t *testing.T) {
+// TestExpireWords compares Advance's passes over one-word buckets, which
+// clear a generation without decoding them (the packed four lanes at once,
+// semiExpiry's runs), with each bucket decoded, cleared slot by slot,
+// sorted and encoded again (expireByDecoding), for both layouts, every
+// fingerprint width of at most 16-bit slots, every G of at most 4
+// generation bits and every generation: random buckets, empty ones, full
+// ones and ones of one generation.
+func TestExpireWords(t *testing.T) {
 	r := newRand(7)
 	const m = 64
-	for gens := uint(2); gens <= 16; gens++ {
+	for gens, layout := uint(2), Layout(0); gens <= 16; gens, layout = gens+1, layout^1 {
 		for fbits := uint(minFingerprintBits); fbits+genBits(gens) <= 16; fbits++ {
-			tb := expiringShape(m, fbits, SemiSorted, gens)
+			tb := tableShape(m, fbits, 0, 0, layout, gens)
+			if tb.codec != classNarrow && tb.codec != classExpSemi {
+				t.Fatalf("%v f=%d G=%d: codec %d, not a one-word class", layout, fbits, gens, tb.codec)
+			}
 			tb.data = newTableData(tableBytes(tb.m, tb.bbits))
 			for round := range 8 {
 				want := make([]int, gens) // non-empty slots of each generation
@@ -770,17 +774,17 @@ func TestExpireSemiNarrow(t *testing.T) {
 						if r.Uint64()%8 == 0 {
 							fp = uint32(1 + r.Uint64()%15) // small: prefix bits 0
 						}
-						s[k] = tb.expiringValue(fp, g)
+						s[k] = genValue(&tb, fp, g)
 						want[g]++
 					}
-					lo, _ := tb.semiPack(s[0], s[1], s[2], s[3])
+					lo, _ := tb.encode(s)
 					tb.setNarrow(i, lo)
 				}
 				for id := range uint32(gens) {
 					ref := tb
 					ref.data = slices.Clone(tb.data)
 					before := slices.Clone(tb.data)
-					n, nref := tb.expireSemiNarrow(id), ref.expireEach(uint(id))
+					n, nref := tb.expire(uint(id)), expireByDecoding(&ref, uint(id))
 					if n != nref || n != want[id] || !slices.Equal(tb.data, ref.data) {
 						t.Fatalf("G=%d f=%d id=%d: %d cleared, %d by the reference, %d of the generation; tables equal: %v",
 							gens, fbits, id, n, nref, want[id], slices.Equal(tb.data, ref.data))

@@ -41,7 +41,7 @@ func New[T Hashable](cfg Config) (*Filter[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	r := reader{t: newTableFor(&p), h: newHasher(p.seed), kind: kindOf[T](),
+	r := reader{t: newStage(p.m, p.f, p.g, 0, p.layout, p.gens), h: newHasher(p.seed), kind: kindOf[T](),
 		capacity: p.capacity, maxCapacity: p.maxCapacity}
 	r.setKey(p.key)
 	return &Filter[T]{c: newCore(r, p.maxKicks)}, nil
@@ -118,7 +118,7 @@ func (f *Filter[T]) Clone() *Filter[T] {
 	}
 	g := &Filter[T]{c: newCore(f.c.reader, f.c.maxKicks)}
 	g.c.t.data = append(newTableData(uint64(len(f.c.t.data)))[:0], f.c.t.data...)
-	g.c.rng, g.c.gen = f.c.rng, f.c.gen
+	g.c.rng = f.c.rng
 	return g
 }
 
@@ -127,11 +127,12 @@ func (f *Filter[T]) Clone() *Filter[T] {
 func (f *Filter[T]) Reset() {
 	c := &f.c
 	if c.t.k > 0 {
-		c.t = newStage(c.t.m0, c.t.fbits, c.t.g, 0, c.t.layout)
+		c.t = newStage(c.t.m0, c.t.fbits, c.t.g, 0, c.t.layout, c.t.gens)
 	} else {
 		clear(c.t.data)
+		c.t.setGen(0)
 	}
-	c.count, c.rng, c.gen = 0, c.h.seed, 0
+	c.count, c.rng = 0, c.h.seed
 }
 
 // Len is the number of items stored.
@@ -203,21 +204,6 @@ func (c *reader) estimatedFPR() float64 {
 		return 0
 	}
 	return -math.Expm1(-2 * slotsPerBucket * c.loadFactor() / (float64(c.t.fpRange) * float64(uint64(1)<<(c.t.g-c.t.k))))
-}
-
-func (c *core) delete(h uint64) bool {
-	if c.t.data == nil {
-		return false
-	}
-	if c.t.genBits != 0 {
-		return c.deleteExpiring(h)
-	}
-	i1, v1, i2, v2 := c.t.place(h)
-	if c.t.remove(i1, v1) || c.t.remove(i2, v2) {
-		c.count--
-		return true
-	}
-	return false
 }
 
 // Advance starts a new generation of an expiring filter (Config.Generations

@@ -26,7 +26,7 @@ func FuzzAsmProbe(f *testing.F) {
 		m := 2 + 2*uint64(buckets%200)
 		gens := fuzzGens[int(buckets>>8)%len(fuzzGens)]
 		fbits := 4 + (width-4)%(29-genBits(gens)) // slots of at most 32 bits
-		exp := expiringShape(m, fbits, layout, gens)
+		exp := tableShape(m, fbits, 0, 0, layout, gens)
 		exp.data = newTableData(tableBytes(exp.m, exp.bbits))
 		for _, tb := range []table{newTable(m, width, layout), exp} {
 			fuzzAsmTable(t, tb, raw)

@@ -107,7 +107,7 @@ func FuzzProbe(f *testing.F) {
 		gb := genBits(gens)
 		for _, tb := range []table{
 			newTable(8, width, layout),
-			expiringShape(8, 4+(width-4)%(29-gb), layout, gens),
+			tableShape(8, 4+(width-4)%(29-gb), 0, 0, layout, gens),
 		} {
 			if tb.data == nil {
 				tb.data = newTableData(tableBytes(tb.m, tb.bbits))

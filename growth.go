@@ -21,21 +21,18 @@ package cuckoo
 // at every stage. L is the top g bits of the low 32 bits of locate's
 // fingerprint product, which needs f+g <= 32.
 
-// place returns a key's two buckets and the value each would hold for it.
+// place returns a key's two buckets and the value each would hold for it,
+// in the current generation.
 func (t *table) place(h uint64) (b1 uint64, v1 uint32, b2 uint64, v2 uint32) {
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
+	v := fp | t.genV
 	if t.g == 0 {
-		return i1, fp, i2, fp
+		return i1, v, i2, v
 	}
-	return t.layered(h, fp, i1, i2)
-}
-
-// layered is place for a growable table, given locate's and alt's results.
-func (t *table) layered(h uint64, fp uint32, i1, i2 uint64) (b1 uint64, v1 uint32, b2 uint64, v2 uint32) {
 	l1, l2 := t.layers(h, fp)
-	b1, v1 = t.staged(i1, l1, fp)
-	b2, v2 = t.staged(i2, l2, fp)
+	b1, v1 = t.staged(i1, l1, v)
+	b2, v2 = t.staged(i2, l2, v)
 	return b1, v1, b2, v2
 }
 
@@ -60,7 +57,12 @@ func (t *table) other(b uint64, v uint32) (uint64, uint32) {
 		return t.alt(b, v&uint32(t.fpMask)), v
 	}
 	s := t.stage()
-	return s.other(b, v)
+	if t.genBits == 0 { // the test costs less than the masks (16 instructions a growable semi-sorted insert)
+		return s.other(b, v)
+	}
+	gen := v &^ uint32(t.keyMask) // stays as it is
+	b, v = s.other(b, v^gen)
+	return b, v | gen
 }
 
 // stageGeometry is what other needs of a growable table, in a value that a
@@ -75,8 +77,8 @@ func (t *table) stage() stageGeometry {
 	return stageGeometry{t.m0, t.k, t.rbits, t.fbits, t.lshift, uint32(t.fpMask), t.rmask}
 }
 
-// other is table.other for a growable table: the other base bucket, at the
-// same stage, in the key's other layer.
+// other is table.other for a growable table's key v: the other base
+// bucket, at the same stage, in the key's other layer.
 func (s *stageGeometry) other(b uint64, v uint32) (uint64, uint32) {
 	base, low := s.split(b)
 	fp, l := s.otherLayer(low, v)
@@ -109,7 +111,8 @@ const layerMul = 0x85ebca6b
 
 // double returns the table of the next stage, holding every value of t.
 func (t *table) double() table {
-	n := newStage(t.m0, t.fbits, t.g, t.k+1, t.layout)
+	n := newStage(t.m0, t.fbits, t.g, t.k+1, t.layout, t.gens)
+	n.genV = t.genV >> 1 // the key lost a layer bit
 	t.doubleInto(&n)
 	return n
 }
@@ -118,7 +121,7 @@ func (t *table) double() table {
 // and orBucket inline, where bucketAt and setBucket do not (4 instructions
 // a growable insert, f = 13).
 func (t *table) doubleInto(n *table) {
-	if t.class == classGrownNarrow {
+	if t.class == classGrownNarrow && t.genBits == 0 {
 		t.doubleNarrow(n)
 		return
 	}
@@ -140,8 +143,9 @@ func (t *table) orBucket(i, lo, hi uint64) {
 	store64(t.data, o+8, load64(t.data, o+8)|hi<<s|lo>>1>>(63-s))
 }
 
-// doubleNarrow is doubleInto for classGrownNarrow: each child bucket is
-// assembled in a word and or'ed in with one load and store.
+// doubleNarrow is doubleInto for classGrownNarrow whose keys never expire:
+// each child bucket is assembled in a word and or'ed in with one load and
+// store.
 func (t *table) doubleNarrow(n *table) {
 	f, top, nf, nb := t.f&31, (t.f-1)&31, n.f&31, uint64(n.bbits)
 	mask, low := uint64(t.slotMax), uint64(1)<<top-1
@@ -170,6 +174,10 @@ func (t *table) doubleNarrow(n *table) {
 		store64(n.data, p>>3, load64(n.data, p>>3)|x1<<(p&7))
 	}
 }
+
+// firstShape is the shape of t's first table, without data: what Reset
+// returns to.
+func (t *table) firstShape() table { return tableShape(t.m0, t.fbits, t.g, 0, t.layout, t.gens) }
 
 func (t *table) canGrow() bool { return t.k < t.g }
 

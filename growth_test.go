@@ -23,7 +23,7 @@ func TestLayeredOther(t *testing.T) {
 			g     uint
 		}{{2, 4, 1}, {16, 4, 6}, {18, 8, 10}, {1000, 13, 19}, {1 << 20, 16, 16}, {3000, 24, 8}, {40, 31, 1}} {
 			for k := uint(0); k <= c.g; k++ {
-				tb := tableShape(c.m0, c.fbits, c.g, k, layout)
+				tb := tableShape(c.m0, c.fbits, c.g, k, layout, 0)
 				for range 2000 {
 					b1, v1, b2, v2 := tb.place(r.Uint64())
 					if b1 >= tb.m || b2 >= tb.m || b1 == b2 || v1 == 0 || v2 == 0 || uint64(v1) > tb.slotMax || uint64(v2) > tb.slotMax {
@@ -56,7 +56,7 @@ func TestDoublingKeepsEverything(t *testing.T) {
 			g     uint
 		}{{16, 4, 3}, {16, 8, 6}, {50, 12, 8}, {20, 13, 5}, {30, 16, 10}, {24, 20, 12}, {16, 28, 4}} {
 			t.Run(fmt.Sprintf("%v/f=%d/g=%d", layout, c.fbits, c.g), func(t *testing.T) {
-				c0 := core{reader: reader{t: newStage(c.m0, c.fbits, c.g, 0, layout), h: newHasher(7)}, maxKicks: DefaultMaxKicks, rng: 7}
+				c0 := core{reader: reader{t: newStage(c.m0, c.fbits, c.g, 0, layout, 0), h: newHasher(7)}, maxKicks: DefaultMaxKicks, rng: 7}
 				var in []uint64
 				r := newRand(uint64(c.fbits))
 				for c0.count < c0.t.stageCapacity() {
@@ -432,7 +432,7 @@ func TestGrowthScales(t *testing.T) {
 		var out []float64
 		var last table
 		for k := uint(0); k <= p.g; k++ {
-			last = tableShape(p.m, p.f, p.g, k, p.layout)
+			last = tableShape(p.m, p.f, p.g, k, p.layout, 0)
 			out = append(out, float64(last.m*uint64(last.bbits))/float64(last.stageCapacity()))
 		}
 		return out, last
@@ -478,7 +478,7 @@ func TestFailedInsertAfterDoubling(t *testing.T) {
 			t0 := f.c.t
 			pairs := func(h uint64) (p []uint64) {
 				for k := uint(0); k <= t0.g; k++ {
-					s := tableShape(t0.m0, t0.fbits, t0.g, k, t0.layout)
+					s := tableShape(t0.m0, t0.fbits, t0.g, k, t0.layout, 0)
 					b1, _, b2, _ := s.place(h)
 					p = append(p, min(b1, b2), max(b1, b2))
 				}

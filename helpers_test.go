@@ -386,15 +386,39 @@ func goCommand(t *testing.T, name, main string, args ...string) *exec.Cmd {
 }
 
 // newTable is an empty fixed table of m buckets of f-bit fingerprints.
-func newTable(m uint64, f uint, layout Layout) table { return newStage(m, f, 0, 0, layout) }
+func newTable(m uint64, f uint, layout Layout) table { return newStage(m, f, 0, 0, layout, 0) }
 
 // containsGeneric reports whether the table holds the fingerprint of hash h
 // in either of its buckets, by the codec: the reference of the probes.
 func containsGeneric(t *table, h uint64) bool {
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
-	if t.genBits != 0 {
-		return t.expiringHas(i1, i2, fp)
-	}
 	return containsAt(t, i1, i2, fp)
+}
+
+// genValue is what a slot of t holds for key value v (a fingerprint, with
+// layer bits if growable) stored in generation gen.
+func genValue(t *table, v uint32, gen uint) uint32 { return v | uint32(gen)<<t.kbits }
+
+// expireByDecoding is table.expire by decoding each bucket, clearing its
+// slots of generation id one by one and encoding it again: the reference
+// of the passes that do not decode.
+func expireByDecoding(t *table, id uint) int {
+	n := 0
+	for i := range t.m {
+		s := t.bucketSlots(i)
+		k := 0
+		for j, v := range s {
+			if v != 0 && v>>t.kbits == uint32(id) {
+				s[j] = 0
+				k++
+			}
+		}
+		if k > 0 {
+			lo, hi := t.encode(s)
+			t.setBucket(i, lo, hi)
+			n += k
+		}
+	}
+	return n
 }

@@ -74,13 +74,13 @@ func (r *reader) config(maxKicks int) Config {
 func (f *Filter[T]) Config() Config { return f.c.config(f.c.maxKicks) }
 
 // Info returns a snapshot of the filter's size, load and parameters.
-func (f *Filter[T]) Info() Info { return f.c.info(f.c.maxKicks, f.SizeBytes(), f.c.gen) }
+func (f *Filter[T]) Info() Info { return f.c.info(f.c.maxKicks, f.SizeBytes(), f.c.t.gen()) }
 
 // Config is Filter.Config of the filter the view reads, MaxKicks 0.
 func (v *View[T]) Config() Config { return v.r.config(0) }
 
 // Info returns a snapshot of the view's filter; see Filter.Info.
-func (v *View[T]) Info() Info { return v.r.info(0, v.SizeBytes(), v.gen) }
+func (v *View[T]) Info() Info { return v.r.info(0, v.SizeBytes(), v.r.t.gen()) }
 
 // Config is Filter.Config.
 func (f *ConcurrentFilter[T]) Config() Config {

@@ -21,15 +21,18 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 		h = c.h.key(k, p)
 	}
 	t := &c.t
-	// Packed with slots of at most 16 bits, fixed or growable.
+	// Packed with slots of at most 16 bits, fixed or growable, expiring or
+	// not: a value is the fingerprint in the current generation (genV, 0 if
+	// keys never expire), under its layer bits if growable.
 	if t.class.packedNarrow() || t.class == classGrownNarrow && c.count < t.fill {
 		fp, i1 := t.locate(h)
 		i2 := t.alt(i1, fp)
-		v1, v2 := fp, fp
+		v1 := fp | t.genV
+		v2 := v1
 		if t.g != 0 { // a growable table that need not double first
 			l1, l2 := t.layers(h, fp)
-			i1, v1 = t.staged(i1, l1, fp)
-			i2, v2 = t.staged(i2, l2, fp)
+			i1, v1 = t.staged(i1, l1, v1)
+			i2, v2 = t.staged(i2, l2, v2)
 		}
 		z1 := t.freeMarks(t.narrowWord(i1))
 		z2 := t.freeMarks(t.narrowWord(i2))
@@ -48,17 +51,15 @@ func (c *core) insert(k keyKind, p unsafe.Pointer) error {
 		}
 		return err
 	}
-	if t.class == classSemi {
+	if t.class == classSemi || t.class == classExpSemi {
 		fp, i1 := t.locate(h)
 		i2 := t.alt(i1, fp)
-		if t.semiAdd2(i1, i2, fp) {
+		v := fp | t.genV
+		if t.semiAdd2(i1, i2, v) {
 			c.count++
 			return nil
 		}
-		return c.insertFull(i1, fp, i2, fp)
-	}
-	if t.genBits != 0 {
-		return c.insertExpiring(h)
+		return c.insertFull(i1, v, i2, v)
 	}
 	return c.insertSlow(h)
 }
@@ -122,33 +123,6 @@ func (c *core) insertFull(i1 uint64, v1 uint32, i2 uint64, v2 uint32) error {
 
 func (c *core) insertHash(h uint64) error { return c.insert(kindHash, unsafe.Pointer(&h)) }
 
-// insertExpiring is insert for an expiring table, in the current generation.
-func (c *core) insertExpiring(h uint64) error {
-	t := &c.t
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	v := t.expiringValue(fp, c.gen)
-	if t.class == classExpNarrow {
-		z1, z2 := t.freeMarks(t.narrowWord(i1)), t.freeMarks(t.narrowWord(i2))
-		i, z := i1, z1
-		if z1 == 0 {
-			i, z = i2, z2
-		}
-		if z != 0 {
-			t.setSlotAt(i*uint64(t.bbits)+t.firstSlot(z, 0), v)
-			c.count++
-			return nil
-		}
-	} else if t.codec == classSemi {
-		if t.semiAdd2(i1, i2, v) {
-			c.count++
-			return nil
-		}
-		return c.insertFull(i1, v, i2, v)
-	}
-	return c.insertAt(i1, v, i2, v)
-}
-
 // kick makes room for a key whose full buckets i1 and i2 hold it as v1 and
 // v2 by a random walk of up to maxKicks steps, each moving a fingerprint to
 // its other bucket, preferring one with room (higher loads, fewer steps); a
@@ -160,10 +134,11 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 		path = c.kickBuf
 	}
 	switch t := &c.t; {
-	case t.class.packedNarrow() || t.class == classExpNarrow: // kickNarrow takes a slot's fingerprint bits
+	case t.class.packedNarrow(): // kickNarrow takes a slot's fingerprint bits
 		return c.kickNarrow(path, i1, i2, v1)
 	case t.class == classSemi || t.class == classExpSemi:
 		return c.kickSemi(path, i1, i2, v1)
+	case t.genBits != 0: // growable and expiring: kickWalk, whose other keeps generations
 	case t.class == classGrownNarrow:
 		return c.kickGrownNarrow(path, i1, v1, i2, v2)
 	case t.class == classGrown && t.layout == Packed:

@@ -31,6 +31,20 @@ func newLanes(f uint) lanes {
 	return l
 }
 
+// keyLanesOf is newLanes(f) for the low kbits bits of each lane, a slot's
+// key: the zero tests with them (zero64, zero128, anyZero, the batch
+// probes') carry into no generation bit above, so they see the key alone.
+func keyLanesOf(f, kbits uint) lanes {
+	l := lanes{onesLo: newLanes(f).onesLo, onesHi: newLanes(f).onesHi}
+	for k := uint(0); k < slotsPerBucket; k++ {
+		setBit128(&l.topsLo, &l.topsHi, k*f+kbits-1)
+		for b := range kbits - 1 {
+			setBit128(&l.restLo, &l.restHi, k*f+b)
+		}
+	}
+	return l
+}
+
 func setBit128(lo, hi *uint64, bit uint) {
 	if bit < 64 {
 		*lo |= 1 << bit

@@ -83,7 +83,7 @@ func TestCountsFitInt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := reader{t: tableShape(p.m, p.f, 0, 0, p.layout), count: p.capacity, capacity: p.capacity}
+	r := reader{t: tableShape(p.m, p.f, 0, 0, p.layout, 0), count: p.capacity, capacity: p.capacity}
 	if r.slots() <= 0 || r.loadFactor() <= 0 || r.loadFactor() > 1 || r.estimatedFPR() <= 0 {
 		t.Fatalf("%d buckets: Slots %d, LoadFactor %v, rate %v", p.m, r.slots(), r.loadFactor(), r.estimatedFPR())
 	}

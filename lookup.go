@@ -5,8 +5,8 @@ import "unsafe"
 // Single lookups switch on the probe class in Go, where the probe inlines
 // into Contains (an assembly call was slower at every width and size);
 // batches take assembly or Go by CPU features. Expiring tables' batches
-// take the same code on the fingerprint bits (fpLanes, expiringLows): 78
-// instructions a key, not 158 (f = 13, G = 4).
+// take the same code on the keys (keyLanes, semiKeyLows): 78 instructions
+// a key, not 158 (f = 13, G = 4).
 
 // lookup reports whether the filter holds the key of kind k at p (a hash for
 // kindHash), hashing included, in one function so that Contains inlines and
@@ -34,35 +34,30 @@ func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
 	switch t.class {
 	case class8:
 		return has8(t.data, i1, i2, fp)
-	case classNarrow:
-		pat := uint64(fp) * t.lanes.onesLo
-		return t.lanes.anyZero(t.narrowWord(i1)^pat, t.narrowWord(i2)^pat)
+	case classNarrow: // keyLanes' borrow stops at a lane's top key bit: generation bits are not compared
+		pat := uint64(fp) * t.keyLanes.onesLo
+		return t.keyLanes.anyZero(t.narrowWord(i1)^pat, t.narrowWord(i2)^pat)
 	case class16:
 		return has16(t.data, i1, i2, fp)
-	case classSemi:
-		bp := uint64(fp>>(t.w&31)) * 0x1111 // the mask spares a check of the shift
-		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
-		return t.semiLanes.anyZero(t.semiLows(t.narrowWord(i1), bp, bl), t.semiLows(t.narrowWord(i2), bp, bl))
 	case classGrownNarrow:
 		l1, l2 := t.layers(h, fp)
 		b1, v1 := t.staged(i1, l1, fp)
 		b2, v2 := t.staged(i2, l2, fp)
-		return t.lanes.anyZero(t.narrowWord(b1)^uint64(v1)*t.lanes.onesLo, t.narrowWord(b2)^uint64(v2)*t.lanes.onesLo)
-	case classGrown:
-		b1, v1, b2, v2 := t.layered(h, fp, i1, i2)
-		return t.holds(b1, v1)|t.holds(b2, v2) != 0
-	case classExpNarrow:
-		// classNarrow's test: its borrow stops at a lane's top fingerprint
-		// bit, so the generation bits above it are not compared.
-		ones := t.lanes.onesLo
-		x1, x2 := t.narrowWord(i1)^uint64(fp)*ones, t.narrowWord(i2)^uint64(fp)*ones
-		return ((x1-ones)&^x1|(x2-ones)&^x2)&t.fpLanes.topsLo != 0
+		return t.keyLanes.anyZero(t.narrowWord(b1)^uint64(v1)*t.keyLanes.onesLo, t.narrowWord(b2)^uint64(v2)*t.keyLanes.onesLo)
+	case classSemi:
+		bp := uint64(fp>>(t.w&31)) * 0x1111 // the mask spares a check of the shift
+		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
+		return t.semiLanes.anyZero(t.semiLows(t.narrowWord(i1), bp, bl), t.semiLows(t.narrowWord(i2), bp, bl))
 	case classExpSemi: // classSemi's, the prefixes' generation bits masked off
 		bp := uint64(fp>>(t.w&31)) * 0x1111
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
-		return t.semiLanes.anyZero(t.expiringLows(t.narrowWord(i1), bp, bl), t.expiringLows(t.narrowWord(i2), bp, bl))
-	case classExpiring:
-		return t.expiringHas(i1, i2, fp)
+		return t.semiLanes.anyZero(t.semiKeyLows(t.narrowWord(i1), bp, bl), t.semiKeyLows(t.narrowWord(i2), bp, bl))
+	case classGrown:
+		l1, l2 := t.layers(h, fp)
+		b1, v1 := t.staged(i1, l1, fp)
+		b2, v2 := t.staged(i2, l2, fp)
+		return t.holds(b1, v1)|t.holds(b2, v2) != 0
+	case classGeneric: // a case of its own: eight make the switch a jump table (2 instructions a lookup)
 	}
 	return containsAt(t, i1, i2, fp)
 }
@@ -81,7 +76,7 @@ func (s *shape) probeFixed(data []byte, m, h uint64) bool {
 		return s.hasWords(data, i1, i2, fp)
 	}
 	var t table
-	t.setShape(m, s.f, 0, 0, s.layout)
+	t.setShape(m, s.f, 0, 0, s.layout, 0)
 	t.data = data
 	return containsAt(&t, i1, i2, fp)
 }

@@ -156,7 +156,7 @@ avx512Done:
 	VZEROUPPER
 	RET
 
-// WIDE_BUCKET ors into R13 the match mask (fpLanes' top bits of the lanes
+// WIDE_BUCKET ors into R13 the match mask (keyLanes' top bits of the lanes
 // equal to the pattern R11:R10) of the bucket at bit position
 // field(SI)(BX*8); DI is the table, R8 its data. Clobbers AX, CX, DX, R14.
 #define WIDE_BUCKET(field) \
@@ -171,15 +171,15 @@ avx512Done:
 	XORQ  R10, DX \
 	XORQ  R11, AX \
 	MOVQ  AX, R14 \
-	ANDQ  table_fpLanes+lanes_restHi(DI), R14 \
+	ANDQ  table_shape+shape_keyLanes+lanes_restHi(DI), R14 \
 	MOVQ  DX, CX \
-	ANDQ  table_fpLanes+lanes_restLo(DI), CX \
-	ADDQ  table_fpLanes+lanes_restLo(DI), CX \
-	ADCQ  table_fpLanes+lanes_restHi(DI), R14 \
+	ANDQ  table_shape+shape_keyLanes+lanes_restLo(DI), CX \
+	ADDQ  table_shape+shape_keyLanes+lanes_restLo(DI), CX \
+	ADCQ  table_shape+shape_keyLanes+lanes_restHi(DI), R14 \
 	ORQ   DX, CX \
 	ORQ   AX, R14 \
-	ANDNQ table_fpLanes+lanes_topsLo(DI), CX, CX \
-	ANDNQ table_fpLanes+lanes_topsHi(DI), R14, R14 \
+	ANDNQ table_shape+shape_keyLanes+lanes_topsLo(DI), CX, CX \
+	ANDNQ table_shape+shape_keyLanes+lanes_topsHi(DI), R14, R14 \
 	ORQ   R14, CX \
 	ORQ   CX, R13
 
@@ -206,11 +206,11 @@ TEXT ·probePacked(SB), NOSPLIT, $0-40
 	JA   wide
 
 	// f <= 16: one 8-byte load and a shift read a bucket (<= 64 bits from
-	// bit 0..7 of a byte); rest, tops: fpLanes', without generation bits.
+	// bit 0..7 of a byte); rest, tops: keyLanes', without generation bits.
 	MOVQ n+16(FP), CX
 	MOVQ table_shape+shape_lanes+lanes_onesLo(DI), R10
-	MOVQ table_fpLanes+lanes_restLo(DI), R11
-	MOVQ table_fpLanes+lanes_topsLo(DI), R13
+	MOVQ table_shape+shape_keyLanes+lanes_restLo(DI), R11
+	MOVQ table_shape+shape_keyLanes+lanes_topsLo(DI), R13
 	TESTQ CX, CX
 	JEQ  done
 

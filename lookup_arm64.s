@@ -146,11 +146,11 @@ TEXT ·probePacked(SB), NOSPLIT, $0-40
 	MOVD found+24(FP), fnd
 	MOVD table_data(tp), base
 	MOVD table_shape+shape_lanes+lanes_onesLo(tp), onesLo
-	MOVD table_fpLanes+lanes_restLo(tp), restLo
-	MOVD table_fpLanes+lanes_topsLo(tp), topsLo
+	MOVD table_shape+shape_keyLanes+lanes_restLo(tp), restLo
+	MOVD table_shape+shape_keyLanes+lanes_topsLo(tp), topsLo
 	MOVD table_shape+shape_lanes+lanes_onesHi(tp), onesHi
-	MOVD table_fpLanes+lanes_restHi(tp), restHi
-	MOVD table_fpLanes+lanes_topsHi(tp), topsHi
+	MOVD table_shape+shape_keyLanes+lanes_restHi(tp), restHi
+	MOVD table_shape+shape_keyLanes+lanes_topsHi(tp), topsHi
 	MOVD $0, i
 	MOVD $0, count
 	MOVD table_shape+shape_f(tp), R24
@@ -158,7 +158,7 @@ TEXT ·probePacked(SB), NOSPLIT, $0-40
 	BHI  wideLoop
 
 // f <= 16: one 8-byte load and a shift read a bucket (<= 64 bits from bit
-// 0..7 of a byte); rest and tops, both widths: fpLanes', without generation
+// 0..7 of a byte); rest and tops, both widths: keyLanes', without generation
 // bits. BUCKET64 sets reg to the bucket at field(t1), word >> (pos&7) ^ pat.
 #define BUCKET64(field, reg) \
 	MOVD field(t1), pos \

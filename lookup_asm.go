@@ -52,22 +52,20 @@ func prefetchBucketsAsm(t *table, hs []uint64) {
 
 // probeLocated tests a located chunk of len(found) keys, writes found and
 // returns the count: packed in assembly; semi-sorted one-word buckets by
-// lookup's inline tests in loops that call nothing (the codec, which does
-// not inline: 256 instructions a key, f = 13), the others by the codec.
+// lookup's inline tests in a loop that calls nothing (the codec, which
+// does not inline: 256 instructions a key, f = 13), the others by the codec.
 func probeLocated(t *table, s *probeScratch, found []bool) int {
 	if t.layout == Packed {
 		return probePacked(t, s, len(found), &found[0])
 	}
-	switch t.class {
-	case classSemi:
+	if t.class == classSemi || t.class == classExpSemi {
 		return probeSemiWords(t, s, found)
-	case classExpSemi: // a loop of its own, which plain tables do not pay for
-		return probeExpSemiWords(t, s, found)
 	}
 	return probeSortedAt(t, s, found)
 }
 
-// probeSemiWords is probeLocated for a table of classSemi.
+// probeSemiWords is probeLocated for a table of classSemi or classExpSemi,
+// whose keys are the bits of keyPrefixes (all of them for classSemi).
 func probeSemiWords(t *table, s *probeScratch, found []bool) int {
 	n := 0
 	for i := range found {
@@ -77,26 +75,7 @@ func probeSemiWords(t *table, s *probeScratch, found []bool) int {
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		w1 := load64At(t.data, p1>>3) >> (p1 & 7)
 		w2 := load64At(t.data, p2>>3) >> (p2 & 7)
-		ok := t.semiLanes.anyZero(t.semiLows(w1, bp, bl), t.semiLows(w2, bp, bl))
-		found[i] = ok
-		if ok {
-			n++
-		}
-	}
-	return n
-}
-
-// probeExpSemiWords is probeSemiWords for classExpSemi (expiringLows).
-func probeExpSemiWords(t *table, s *probeScratch, found []bool) int {
-	n := 0
-	for i := range found {
-		fp := uint32(s.fp[i])
-		p1, p2 := s.pos1[i], s.pos2[i]
-		bp := uint64(fp>>(t.w&31)) * 0x1111
-		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
-		w1 := load64At(t.data, p1>>3) >> (p1 & 7)
-		w2 := load64At(t.data, p2>>3) >> (p2 & 7)
-		ok := t.semiLanes.anyZero(t.expiringLows(w1, bp, bl), t.expiringLows(w2, bp, bl))
+		ok := t.semiLanes.anyZero(t.semiKeyLows(w1, bp, bl), t.semiKeyLows(w2, bp, bl))
 		found[i] = ok
 		if ok {
 			n++
@@ -106,20 +85,16 @@ func probeExpSemiWords(t *table, s *probeScratch, found []bool) int {
 }
 
 // probeSortedAt is probeLocated for the other semi-sorted tables (f = 4,
-// f > 16, G > 16) by the codec, expiring ones on the fingerprint bits.
+// f > 16, G > 16) by the codec.
 func probeSortedAt(t *table, s *probeScratch, found []bool) int {
 	n := 0
 	for i := range found {
 		fp := uint32(s.fp[i])
-		if t.genBits != 0 {
-			found[i] = t.expiringAt(s.pos1[i], fp) || t.expiringAt(s.pos2[i], fp)
-		} else {
-			alo, ahi := t.bucketFrom(s.pos1[i])
-			blo, bhi := t.bucketFrom(s.pos2[i])
-			mlo, mhi := t.match(alo, ahi, fp)
-			nlo, nhi := t.match(blo, bhi, fp)
-			found[i] = mlo|mhi|nlo|nhi != 0
-		}
+		alo, ahi := t.bucketFrom(s.pos1[i])
+		blo, bhi := t.bucketFrom(s.pos2[i])
+		mlo, mhi := t.match(alo, ahi, fp)
+		nlo, nhi := t.match(blo, bhi, fp)
+		found[i] = mlo|mhi|nlo|nhi != 0
 		if found[i] {
 			n++
 		}

@@ -48,9 +48,6 @@ func containsChunk(t *table, hs []uint64, found []bool) int {
 		words[2*i] = load64(t.data, i1s[i]*bb>>3)
 		words[2*i+1] = load64(t.data, i2s[i]*bb>>3)
 	}
-	if t.genBits != 0 {
-		return expiringChunk(t, &fps, &i1s, &i2s, &words, found, len(hs))
-	}
 	n := 0
 	for i := range hs {
 		var ok bool
@@ -70,25 +67,4 @@ func containsChunk(t *table, hs []uint64, found []bool) int {
 		}
 	}
 	return n
-}
-
-// expiringChunk is containsChunk's test for an expiring table, on the
-// fingerprint bits: a loop of its own, which plain tables do not pay for.
-func expiringChunk(t *table, fps *[batchChunk]uint32, i1s, i2s *[batchChunk]uint64, words *[2 * batchChunk]uint64, found []bool, n int) int {
-	bb, k := uint64(t.bbits), 0
-	for i := range n {
-		var ok bool
-		if t.class.wordProbe() { // classExpNarrow, classExpSemi
-			ok = t.expiringWords(words[2*i]>>(i1s[i]*bb&7), words[2*i+1]>>(i2s[i]*bb&7), fps[i])
-		} else {
-			ok = t.expiringAt(i1s[i]*bb, fps[i]) || t.expiringAt(i2s[i]*bb, fps[i])
-		}
-		if i < len(found) {
-			found[i] = ok
-		}
-		if ok {
-			k++
-		}
-	}
-	return k
 }

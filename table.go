@@ -53,6 +53,9 @@ func targetLoad(f uint) float64 {
 	return 0.95
 }
 
+// genBits is a slot's generation bits for gens generations: ceil(log2 gens).
+func genBits(gens uint) uint { return uint(bits.Len(max(gens, 1) - 1)) }
+
 func bucketBits(layout Layout, f uint) uint {
 	if layout == SemiSorted {
 		return slotsPerBucket * (f - 1)
@@ -84,6 +87,12 @@ func tableBytes(m uint64, bbits uint) uint64 {
 
 // table is the bucket storage: bucket i is bbits bits from bit i*bbits of
 // data, little-endian on any host; tablePad zero bytes follow the last.
+//
+// A slot holds a value: a key, its low kbits bits, under genBits
+// generation bits. The key is the fingerprint (fbits bits, never 0) under
+// the layer bits a growable table keeps (growth.go); the generation bits
+// are an expiring table's (generations.go). Lookups compare keys, so the
+// generation bits are invisible to them, and an empty slot is 0.
 type table struct {
 	// What a lookup reads comes first: the reader's first two cache lines.
 	m0      uint64 // base bucket count, even, >= 2: m = m0 << k (growth.go)
@@ -102,31 +111,36 @@ type table struct {
 	rmask  uint32 // 2^rbits - 1
 
 	// An expiring table's generations (generations.go), 0 if none.
-	genBits uint
-	gens    uint   // Config.Generations
-	fpLanes lanes  // lanes for the fingerprint bits of each slot (fpLanesOf): lanes if none expire
-	semiFpP uint64 // classExpSemi: the fingerprint bits of the four prefixes, as semiDecode gives them
+	gens uint   // Config.Generations
+	genV uint32 // the current generation's bits, as a slot holds them (id << kbits): what an insert ors in
 }
 
-// shape is what follows from a table's layout and slot width alone. It
+// shape is what follows from a table's layout and slot widths alone. It
 // holds no pointer, so that copying it from its template is a plain copy.
 type shape struct {
 	class   probeClass // the single-key probe (lookup.go)
-	codec   probeClass // a fixed table's class for this layout and slot width: holds' test
+	codec   probeClass // a fixed table's class for this shape: holds' test
 	layout  Layout
 	nibble  bool   // buckets are not whole bytes: every other one starts 4 bits into a byte
 	reach   uint8  // bytes the probes read past the last bucket: probeReachOf
 	bbytes  uint64 // bytes per bucket, for byte-aligned buckets
 	bbits   uint   // bits per bucket
-	f       uint   // bits per slot, 4..32: fbits, and g-k layer bits (growth.go)
+	f       uint   // bits per slot, 4..32: kbits + genBits
 	lanes   lanes  // SWAR constants for four f-bit lanes
 	slotMax uint64 // 2^f - 1: a slot's bits
-	perBits uint64 // ceil(2^64 / bbits): bucketCount's reciprocal
+
+	// The key bits of a slot; a slot of an expiring table has genBits more.
+	kbits    uint
+	genBits  uint
+	keyMask  uint64 // 2^kbits - 1
+	keyLanes lanes  // lanes whose top bit is each slot's top key bit: lanes if genBits = 0
+	perBits  uint64 // ceil(2^64 / bbits): bucketCount's reciprocal
 
 	// The semi-sorted layout's constants (table_semisort.go).
 	w            uint       // low bits per fingerprint, f-4
 	lowMask      uint32     // 2^w - 1
 	fourBitsOnly uint64     // 0xf when w = 0: the prefix match is the answer
+	keyPrefixes  uint64     // classExpSemi: the key bits of the four prefixes, as semiDecode gives them
 	semiLanes    lanes      // SWAR constants for four w-bit lanes
 	unspread     [16]uint64 // 4-bit slot mask -> top bits of the other w-bit lanes, w <= 15
 }
@@ -138,35 +152,28 @@ type probeClass uint8
 const (
 	class8           probeClass = iota // packed, f = 8: buckets of 4 bytes
 	class16                            // packed, f = 16: buckets of 8 bytes
-	classNarrow                        // packed, other f < 16: one load holds a bucket
+	classNarrow                        // packed, slots of < 16 bits, or of <= 16 with generation bits
 	classSemi                          // semi-sorted, 5 <= f <= 16: one load holds a bucket
-	classExpNarrow                     // an expiring table (generations.go), packed, slots of <= 16 bits
-	classExpSemi                       // an expiring table, semi-sorted, slots of <= 16 bits, G <= 16
+	classExpSemi                       // classSemi with 1 to 4 generation bits, the tops of the prefixes
 	classGrownNarrow                   // a growable table (growth.go), packed, slots of <= 16 bits
-	classGeneric                       // packed f > 16; semi-sorted f > 16 or f = 4
+	classGeneric                       // packed f > 16; semi-sorted f > 16 or f = 4, or more generation bits
 	classGrown                         // a growable table, any other
-	classExpiring                      // an expiring table, any other
 )
 
 // packedNarrow: a fixed packed table of one-word buckets.
 func (c probeClass) packedNarrow() bool { return c <= classNarrow }
 
 // oneWord: a fixed table of one-word buckets.
-func (c probeClass) oneWord() bool { return c <= classSemi }
-
-// wordProbe: oneWord, or an expiring table of one-word buckets.
-func (c probeClass) wordProbe() bool { return c <= classExpSemi }
+func (c probeClass) oneWord() bool { return c <= classExpSemi }
 
 // byWords: the classes shape.hasWords tests.
 func (c probeClass) byWords() bool { return c-classNarrow <= classSemi-classNarrow }
 
-// wordBuckets: wordProbe, or classGrownNarrow.
+// wordBuckets: oneWord, or classGrownNarrow.
 func (c probeClass) wordBuckets() bool { return c <= classGrownNarrow }
 
 // packedWords: a packed table of one-word buckets, of any kind.
-func (c probeClass) packedWords() bool {
-	return c.packedNarrow() || c == classGrownNarrow || c == classExpNarrow
-}
+func (c probeClass) packedWords() bool { return c.packedNarrow() || c == classGrownNarrow }
 
 // locate maps a hash's low 32 bits to a fingerprint, never 0, and its high
 // 32 to the first (growable: base) bucket, each by a multiply and a shift,
@@ -194,9 +201,10 @@ func altOn(i uint64, fp uint32, m uint64) uint64 {
 	return j + m&uint64(int64(j)>>63)
 }
 
-// newStage is an empty table at stage k of g (growth.go).
-func newStage(m0 uint64, fbits, g, k uint, layout Layout) table {
-	t := tableShape(m0, fbits, g, k, layout)
+// newStage is an empty table at stage k of g (growth.go) whose keys live
+// gens generations (generations.go; 0: they never expire).
+func newStage(m0 uint64, fbits, g, k uint, layout Layout, gens uint) table {
+	t := tableShape(m0, fbits, g, k, layout, gens)
 	t.data = newTableData(tableBytes(t.m, t.bbits))
 	return t
 }
@@ -211,31 +219,52 @@ func newTableData(n uint64) []byte {
 }
 
 // tableShape is a table without data, which decoding points at its bytes.
-func tableShape(m0 uint64, fbits, g, k uint, layout Layout) table {
+func tableShape(m0 uint64, fbits, g, k uint, layout Layout, gens uint) table {
 	var t table
-	t.setShape(m0, fbits, g, k, layout)
+	t.setShape(m0, fbits, g, k, layout, gens)
 	return t
 }
 
 // setShape is tableShape in place: encoded.go makes one per call, and a
 // struct copied just after its fields are written stalls.
-func (t *table) setShape(m0 uint64, fbits, g, k uint, layout Layout) {
-	f := fbits + g - k
-	t.shape = *shapeOf(layout, f)
+func (t *table) setShape(m0 uint64, fbits, g, k uint, layout Layout, gens uint) {
+	kbits, gb := fbits+g-k, genBits(gens)
+	t.shape = *shapeOf(layout, kbits+gb)
+	if gb > 0 {
+		t.setGenBits(gb)
+	}
 	t.data = nil
 	t.m, t.m0 = m0<<k, m0
 	t.fbits, t.fpRange, t.fpMask = fbits, 1<<fbits-1, 1<<fbits-1
 	t.g, t.k, t.fill = g, k, 0
 	t.lshift, t.rbits, t.rmask = 32-g, g-k, 1<<(g-k)-1
-	t.fpLanes = t.lanes
+	t.gens, t.genV = gens, 0
 	if g > 0 {
 		if t.class.packedNarrow() {
 			t.class = classGrownNarrow
 		} else {
 			t.class = classGrown
 		}
-		t.fill = int(float64(t.m*slotsPerBucket) * targetLoad(f))
+		t.fill = int(float64(t.m*slotsPerBucket) * targetLoad(kbits))
 	}
+}
+
+// setGenBits makes s the shape of slots whose top gb bits are generation
+// bits, which lookups do not compare.
+func (s *shape) setGenBits(gb uint) {
+	s.genBits, s.kbits = gb, s.f-gb
+	s.keyMask = 1<<s.kbits - 1
+	s.keyLanes = keyLanesOf(s.f, s.kbits)
+	switch {
+	case s.layout == Packed && s.f <= 16: // class8's and class16's tests compare whole slots
+		s.codec = classNarrow
+	case s.codec == classSemi && gb <= 4:
+		s.codec = classExpSemi
+		s.keyPrefixes = 0x1111 * (1<<(4-gb) - 1)
+	case s.layout == SemiSorted: // generation bits in the low parts
+		s.codec = classGeneric
+	}
+	s.class = s.codec
 }
 
 // shapes holds every layout's shapes by slot width, made at start-up.
@@ -253,6 +282,7 @@ func shapeOf(layout Layout, f uint) *shape { return shapes[layout&1][f&63] }
 // makeShape is the shape of the tables of a layout and slot width f.
 func makeShape(layout Layout, f uint) *shape {
 	s := &shape{f: f, bbits: bucketBits(layout, f), layout: layout, lanes: newLanes(f), slotMax: 1<<f - 1}
+	s.kbits, s.keyMask, s.keyLanes = f, s.slotMax, s.lanes
 	switch {
 	case layout == SemiSorted:
 		s.class = classGeneric
@@ -276,6 +306,7 @@ func makeShape(layout Layout, f uint) *shape {
 	// The semi-sorted codec's constants, for every shape: only it reads them.
 	s.w = f - 4
 	s.lowMask = 1<<s.w - 1
+	s.keyPrefixes = 0xffff
 	s.semiLanes = newLanes(s.w)
 	if s.w == 0 {
 		s.fourBitsOnly = 0xf
@@ -445,8 +476,8 @@ func (s *shape) encode(v [4]uint32) (lo, hi uint64) {
 	return s.packedEncode(v)
 }
 
-// match marks, one bit a slot, the slots of the bucket that hold v (v = 0
-// marks the empty ones): zero exactly when none does.
+// match marks, one bit a slot, the slots of the bucket whose key is v's,
+// of any generation (v = 0 marks the empty ones): zero exactly when none is.
 func (s *shape) match(lo, hi uint64, v uint32) (mlo, mhi uint64) {
 	if s.layout == SemiSorted {
 		return s.semiMatch(lo, hi, v)
@@ -475,18 +506,6 @@ func (s *shape) insertInto(lo, hi uint64, v uint32) (uint64, uint64, bool) {
 	return s.packedInsert(lo, hi, v)
 }
 
-// removeFrom is the bucket with one copy of v taken out, if it holds one.
-func (s *shape) removeFrom(lo, hi uint64, v uint32) (uint64, uint64, bool) {
-	vs := s.decode(lo, hi)
-	k := slotOf(vs, v)
-	if k < 0 {
-		return lo, hi, false
-	}
-	vs[k] = 0
-	lo, hi = s.encode(vs)
-	return lo, hi, true
-}
-
 // replaceIn is the bucket of the values vs with vs[k] replaced by v, and
 // the slot v ends in, where a later replaceIn restores the bucket's bits:
 // k when packed, v's rank when semi-sorted.
@@ -500,13 +519,75 @@ func (s *shape) replaceIn(vs [4]uint32, k uint, v uint32) (lo, hi uint64, at uin
 	return lo, hi, k
 }
 
+// expiry is what Advance's pass needs to clear generation id from a bucket
+// (shape.expireIn), worked out once.
+type expiry struct {
+	id        uint32
+	gens, pat uint64     // packed one-word buckets: each lane's generation bits, and id in them
+	semi      semiExpiry // semi-sorted one-word buckets (table_semisort.go)
+}
+
+// expiryOf is Advance's pass clearing generation id from t's buckets.
+func (t *table) expiryOf(id uint32) expiry {
+	e := expiry{id: id}
+	switch t.codec {
+	case classNarrow:
+		e.gens = t.lanes.onesLo * (t.slotMax &^ t.keyMask)
+		e.pat = t.lanes.onesLo * uint64(id) << (t.kbits & 31)
+	case classExpSemi:
+		e.semi.init(&t.shape, id)
+	}
+	return e
+}
+
+// expireIn is the bucket with its slots of generation e.id emptied, and
+// how many there were; its bits past the bucket are not kept.
+func (s *shape) expireIn(lo, hi uint64, e *expiry) (uint64, uint64, int) {
+	switch s.codec {
+	case classNarrow:
+		lo, n := s.packedExpire(lo, e)
+		return lo, 0, n
+	case classExpSemi:
+		lo, n := s.semiExpire(lo, e)
+		return lo, 0, n
+	}
+	vs, n := s.decode(lo, hi), 0
+	for k, v := range vs {
+		if v != 0 && uint64(v)>>(s.kbits&63) == uint64(e.id) { // kbits is 32 where G = 1 and f = 32
+			vs[k] = 0
+			n++
+		}
+	}
+	lo, hi = s.encode(vs)
+	return lo, hi, n
+}
+
 // split doubles a growable table's bucket into the two of shape n: each
-// value goes to the child of its top bit, which it loses; both canonical.
+// value goes to the child of its key's top bit, which it loses
+// (keyTopUp); both canonical.
 func (s *shape) split(lo, hi uint64, n *shape) [2][2]uint64 {
 	if s.layout == SemiSorted {
 		return s.semiSplit(lo, hi, n)
 	}
 	return s.packedSplit(lo, hi, n)
+}
+
+// keyMatch is match by decoding, one bit a slot, for any layout.
+func (s *shape) keyMatch(lo, hi uint64, v uint32) (m uint64) {
+	for k, x := range s.decode(lo, hi) {
+		if (x^v)&uint32(s.keyMask) == 0 {
+			m |= 1 << k
+		}
+	}
+	return m
+}
+
+// keyTopUp is value v with its key's top bit moved to the slot's top, the
+// generation bits down one: split gives each value to the child of its
+// top bit, which it loses (a plain value's key's top bit is on top).
+func (s *shape) keyTopUp(v uint32) uint32 {
+	kt, top := (s.kbits-1)&31, (s.f-1)&31
+	return v>>kt&1<<top | v&(1<<kt-1) | v>>1&^(1<<kt-1)
 }
 
 // slotOf is the first slot of vs that holds v, or -1.
@@ -567,16 +648,6 @@ func (t *table) add2(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 	return t.add(i1, v1) || t.add(i2, v2)
 }
 
-// remove deletes one copy of v from bucket i and reports whether there was one.
-func (t *table) remove(i uint64, v uint32) bool {
-	lo, hi := t.bucketAt(i)
-	lo, hi, ok := t.removeFrom(lo, hi, v)
-	if ok {
-		t.setBucket(i, lo, hi)
-	}
-	return ok
-}
-
 // swap puts v in slot k of bucket i: the old value and v's slot (replaceIn).
 func (t *table) swap(i uint64, k uint, v uint32) (uint32, uint) {
 	vs := t.bucketSlots(i)
@@ -592,39 +663,28 @@ func (t *table) replace(i uint64, vs [4]uint32, k uint, v uint32) uint {
 
 func (t *table) hasFree(i uint64) bool { return t.roomIn(t.bucketAt(i)) }
 
-// holds is non-zero exactly when bucket i holds v, one-word buckets tested
-// inline (260 instructions a growable semi-sorted lookup, 338 by match).
+// holds is non-zero exactly when bucket i holds v's key, one-word buckets
+// tested inline (260 instructions a growable semi-sorted lookup, 338 by
+// match).
 func (t *table) holds(i uint64, v uint32) uint64 {
 	switch t.codec {
 	case classSemi:
 		x := t.semiLows(t.narrowWord(i), uint64(v>>(t.w&31))*0x1111, uint64(v&t.lowMask)*t.semiLanes.onesLo)
 		return (x - t.semiLanes.onesLo) &^ x & t.semiLanes.topsLo
+	case classExpSemi:
+		x := t.semiKeyLows(t.narrowWord(i), uint64(v>>(t.w&31))*0x1111, uint64(v&t.lowMask)*t.semiLanes.onesLo)
+		return (x - t.semiLanes.onesLo) &^ x & t.semiLanes.topsLo
 	case class8, class16, classNarrow:
-		x := t.narrowWord(i) ^ uint64(v)*t.lanes.onesLo
-		return (x - t.lanes.onesLo) &^ x & t.lanes.topsLo
+		x := t.narrowWord(i) ^ uint64(v)*t.keyLanes.onesLo
+		return (x - t.keyLanes.onesLo) &^ x & t.keyLanes.topsLo
 	}
 	lo, hi := t.bucketAt(i)
 	mlo, mhi := t.match(lo, hi, v)
 	return mlo | mhi
 }
 
-// expiringHolds marks, a bit a slot, bucket i's slots of fp, any generation.
-func (t *table) expiringHolds(i uint64, fp uint32) uint64 {
-	var m uint64
-	for k, v := range t.bucketSlots(i) {
-		if v&uint32(t.fpMask) == fp { // fp != 0: never an empty slot
-			m |= 1 << k
-		}
-	}
-	return m
-}
-
-// bucketMatches is the number of slots of bucket i that hold v: in an
-// expiring table, v's fingerprint bits, of any generation.
+// bucketMatches is the number of slots of bucket i that hold v's key.
 func (t *table) bucketMatches(i uint64, v uint32) int {
-	if t.genBits != 0 {
-		return bits.OnesCount64(t.expiringHolds(i, v&uint32(t.fpMask)))
-	}
 	lo, hi := t.bucketAt(i)
 	mlo, mhi := t.match(lo, hi, v)
 	return bits.OnesCount64(mlo) + bits.OnesCount64(mhi)
@@ -645,7 +705,7 @@ func (t *table) countMatches(i1 uint64, v1 uint32, i2 uint64, v2 uint32) int {
 // (2^w semi-sorted).
 func (t *table) slot0Is(i uint64, v uint32) bool {
 	b, m := t.narrowWord(i), t.fpMask
-	if t.codec == classSemi { // the smallest slot: its low part, all fingerprint bits
+	if t.layout == SemiSorted { // the smallest slot: its low part, all fingerprint bits
 		b, m = b>>semiCodeBits, uint64(t.lowMask)
 	}
 	return (b^uint64(v))&m == 0

@@ -44,13 +44,13 @@ func or128(lo, hi, v uint64, pos uint) (uint64, uint64) {
 	return lo, hi | v<<(pos-64)
 }
 
-// packedMatch is match for the packed layout: a lane's top bit a slot.
+// packedMatch is match for the packed layout: a lane's top key bit a slot.
 func (s *shape) packedMatch(lo, hi uint64, v uint32) (mlo, mhi uint64) {
 	if s.f <= 16 {
-		return s.lanes.zero64(lo ^ uint64(v)*s.lanes.onesLo), 0
+		return s.keyLanes.zero64(lo ^ uint64(v)*s.keyLanes.onesLo), 0
 	}
-	plo, phi := s.lanes.broadcast(v)
-	return s.lanes.zero128(lo^plo, hi^phi)
+	plo, phi := s.keyLanes.broadcast(v)
+	return s.keyLanes.zero128(lo^plo, hi^phi)
 }
 
 // packedSplit is split for the packed layout, by constant shifts (4
@@ -61,6 +61,11 @@ func (s *shape) packedSplit(lo, hi uint64, n *shape) (c [2][2]uint64) {
 	for k := range v {
 		v[k] = lo & s.slotMax
 		lo, hi = lo>>f|hi<<((64-f)&63), hi>>f
+	}
+	if s.genBits != 0 {
+		for k := range v {
+			v[k] = uint64(s.keyTopUp(uint32(v[k])))
+		}
 	}
 	low := s.slotMax >> 1 // the values of child 0; child 1's lose their top bit
 	var lo0, hi0, lo1, hi1 uint64
@@ -100,6 +105,13 @@ func (s *shape) packedFree(lo, hi uint64) (uint64, bool) {
 		return 0, false
 	}
 	return s.firstSlot(mlo, mhi), true
+}
+
+// packedExpire is expireIn for a packed one-word bucket b, four lanes at
+// once: each lane whose generation bits are e.id's and that is not empty.
+func (s *shape) packedExpire(b uint64, e *expiry) (uint64, int) {
+	hit := s.lanes.zero64(b&e.gens^e.pat) &^ s.lanes.zero64(b)
+	return b &^ (hit >> ((s.f - 1) & 63) * s.slotMax), bits.OnesCount64(hit)
 }
 
 // freeMarks marks the empty slots of a packed one-word bucket: the lowest

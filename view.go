@@ -17,8 +17,7 @@ import "unsafe"
 // debug.SetPanicOnFault(true) in the looking-up goroutine and stop using the
 // View after the panic (see the mmap example).
 type View[T Hashable] struct {
-	r   reader
-	gen uint // an expiring filter's current generation, as encoded
+	r reader
 }
 
 // Hash is Filter.Hash.
@@ -98,5 +97,5 @@ func newView[T Hashable](data []byte, level decodeLevel, key *sipHasher) (*View[
 	if err != nil {
 		return nil, err
 	}
-	return &View[T]{r: decodedReader[T](&h, t, key), gen: h.gen}, nil
+	return &View[T]{r: decodedReader[T](&h, t, key)}, nil
 }
