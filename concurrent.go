@@ -84,7 +84,11 @@ type concurrent struct {
 	maxKicks int
 	rng      uint64        // a Filter's displacement PRNG state, kept for Snapshot and the encoding
 	path     []pathNode    // search's queue: searchBuckets*MaxKicks + 2 nodes
-	gen      atomic.Uint32 // the current table's gen(), for Info: stored under mu
+	// The current generation, for Info, and its bits as the current table's
+	// slots hold them: a published table's genV, which readers may copy, is
+	// never written, so its Advance writes these instead, under mu.
+	gen  atomic.Uint32
+	genV uint32
 }
 
 // maxOptimistic is how many lock-free reads a lookup tries before locking.
@@ -122,6 +126,7 @@ func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64) {
 	c.maxKicks, c.rng, c.count = maxKicks, rng, r.count
 	c.path = make([]pathNode, 0, searchBuckets*maxKicks+2)
 	c.gen.Store(uint32(s.t.gen()))
+	c.genV = s.t.genV
 	c.n.Store(int64(r.count))
 	c.cur.Store(s)
 }
@@ -484,7 +489,7 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	defer c.mu.Unlock()
 	s := c.cur.Load()
 	if s.t.genBits != 0 {
-		if b, slots, k, v := s.t.youngest(h); k >= 0 {
+		if b, slots, k, v := s.t.youngest(h, c.genV); k >= 0 {
 			if slots[k] != v {
 				s.replace(b, slots, uint(k), v)
 			}
@@ -511,7 +516,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 	}
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
-	v := fp | t.genV // 0 if keys never expire
+	v := fp | c.genV // 0 if keys never expire
 	// Both buckets are read first, so that their misses overlap.
 	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
 	if t.layout == Packed {
@@ -549,13 +554,13 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 	full := s.t.canGrow() && c.count >= s.t.stageCapacity() // doubles first
 	if !full {
 		b1, v1, b2, v2 := s.t.place(h)
-		err := c.insertAt(s, b1, v1, b2, v2)
+		err := c.insertAt(s, b1, v1|c.genV, b2, v2|c.genV)
 		if err != ErrFull || !s.t.canGrow() {
 			return err
 		}
 	}
 	// Its first write is to a doubled table: the stage is full, or ErrFull.
-	g := newCore(reader{t: s.t, count: c.count}, c.maxKicks)
+	g := newCore(c.reader(s.t), c.maxKicks)
 	g.rng = c.rng
 	x := placedKey{h: h}
 	if err := g.insertGrowing(&x, !full); err != nil {
@@ -564,7 +569,7 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 	if unsafe.SliceData(g.t.data) == unsafe.SliceData(s.t.data) {
 		panic("cuckoo: a growable insert ended in the published table")
 	}
-	c.rng = g.rng
+	c.rng, c.genV = g.rng, g.t.genV
 	n := ctableOver(g.t)
 	n.rec = s.rec
 	c.count = g.count
@@ -614,7 +619,7 @@ func (c *concurrent) delete(h uint64) bool {
 		return false
 	}
 	b1, v1, b2, v2 := s.t.place(h)
-	b, slots, k := s.t.oldest(b1, v1, b2, v2, false)
+	b, slots, k := s.t.oldest(b1, v1, b2, v2, c.genV, false)
 	if k < 0 {
 		return false
 	}
@@ -640,6 +645,7 @@ func (c *concurrent) reset() {
 	c.publishCount()
 	c.rng = c.h.seed
 	c.gen.Store(0)
+	c.genV = 0
 }
 
 // errZeroConcurrent is what needs a table returns on a zero ConcurrentFilter.

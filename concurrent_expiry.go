@@ -16,9 +16,9 @@ func (c *concurrent) advance() int {
 	if s == nil || s.t.gens == 0 {
 		return 0
 	}
-	id := (s.t.gen() + 1) % s.t.gens // 0 for G = 1
-	s.t.setGen(id)
+	id := (uint(c.gen.Load()) + 1) % s.t.gens // 0 for G = 1
 	c.gen.Store(uint32(id))
+	c.genV = uint32(id) << (s.t.kbits & 31)
 	n := s.expire(s.t.expiryOf(uint32(id)))
 	c.count -= n
 	c.publishCount()

@@ -47,8 +47,10 @@ func (f *ConcurrentFilter[T]) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// reader is a reader of table t with the filter's fields; the caller holds mu.
+// reader is a reader of table t, the current one's copy, with the filter's
+// fields and current generation; the caller holds mu.
 func (c *concurrent) reader(t table) reader {
+	t.genV = c.genV
 	return reader{t: t, h: c.h, kind: c.kind, count: c.count, capacity: c.capacity, maxCapacity: c.maxCapacity}
 }
 

@@ -203,13 +203,21 @@ func stress(t *testing.T, cfg Config, d time.Duration) {
 // other keys, deletes some, refreshes the residents with InsertUnique once
 // a generation (so they never expire) and calls Advance, which expires a
 // generation of the others at each call. A resident reported absent is a
-// false negative; there must be none. Both layouts, slots of 10 to 24 bits.
+// false negative; there must be none. Both layouts, slots of 10 to 24
+// bits, and growable filters, which double beside the readers.
 func TestConcurrentExpiringStress(t *testing.T) {
 	per := stressDuration()
 	for _, layout := range layouts {
-		for _, c := range []struct{ f, gens int }{{8, 4}, {13, 4}, {20, 4}, {13, 16}, {12, 2}} {
+		for _, c := range []struct {
+			f, gens int
+			grow    bool
+		}{{8, 4, false}, {13, 4, false}, {20, 4, false}, {13, 16, false}, {12, 2, false}, {13, 4, true}, {8, 2, true}} {
 			cfg := Config{Capacity: 6000, FingerprintBits: c.f, Layout: layout, Seed: uint64(c.f), Generations: c.gens}
-			t.Run(fmt.Sprintf("%v/f=%d/G=%d", layout, c.f, c.gens), func(t *testing.T) { stressExpiring(t, cfg, per) })
+			name := fmt.Sprintf("%v/f=%d/G=%d", layout, c.f, c.gens)
+			if c.grow {
+				cfg.Capacity, cfg.MaxCapacity, name = 750, 6000, name+"/growable"
+			}
+			t.Run(name, func(t *testing.T) { stressExpiring(t, cfg, per) })
 		}
 	}
 }
@@ -218,7 +226,8 @@ func stressExpiring(t *testing.T, cfg Config, d time.Duration) {
 	readers := max(2, runtime.GOMAXPROCS(0)-1)
 	f := mustNewConcurrent[uint64](t, cfg)
 	r := newRand(uint64(cfg.FingerprintBits))
-	resident := make([]uint64, cfg.Capacity/8)
+	capacity := max(cfg.Capacity, cfg.MaxCapacity)
+	resident := make([]uint64, capacity/8)
 	for i := range resident {
 		resident[i] = r.Uint64() | 1<<63 // residents have the top bit set, churn keys not
 		if err := f.Insert(resident[i]); err != nil {
@@ -249,6 +258,8 @@ func stressExpiring(t *testing.T, cfg Config, d time.Duration) {
 					case 3:
 						lo := (i + j) % (len(resident) - len(found))
 						ok = f.ContainsBatch(resident[lo:lo+len(found)], found) == len(found)
+					case 4: // the methods that read the table's fields without a lock
+						ok = f.Info().Generation < cfg.Generations && f.String() != "" && f.LoadFactor() >= 0
 					}
 					if !ok {
 						lost.Add(1)
@@ -261,7 +272,7 @@ func stressExpiring(t *testing.T, cfg Config, d time.Duration) {
 		}()
 	}
 	start := time.Now()
-	perGen := (cfg.Capacity - len(resident)) / cfg.Generations
+	perGen := (capacity - len(resident)) / cfg.Generations
 	advances, expired, deleted := 0, 0, 0
 	for time.Since(start) < d || advances < 2*cfg.Generations {
 		for _, k := range resident { // seen once a generation: never expires
@@ -273,7 +284,7 @@ func stressExpiring(t *testing.T, cfg Config, d time.Duration) {
 		for range perGen {
 			k := r.Uint64() &^ (1 << 63)
 			if err := f.Insert(k); err != nil {
-				t.Fatalf("Insert with %d live keys of capacity %d: %v", f.Len(), cfg.Capacity, err)
+				t.Fatalf("Insert with %d live keys of capacity %d: %v", f.Len(), capacity, err)
 			}
 			churn = append(churn, k)
 			if r.IntN(8) == 0 { // a key of this generation deleted again
@@ -298,5 +309,8 @@ func stressExpiring(t *testing.T, cfg Config, d time.Duration) {
 	}
 	if expired == 0 {
 		t.Fatal("no key expired")
+	}
+	if i := f.Info(); i.Doublings != i.MaxDoublings {
+		t.Fatalf("%d doublings of %d", i.Doublings, i.MaxDoublings)
 	}
 }

@@ -131,10 +131,7 @@ func (c Config) resolve() (params, error) {
 	}
 	p.m, p.maxCapacity = m, c.Capacity
 	if c.MaxCapacity != 0 && c.MaxCapacity != c.Capacity {
-		if p.gens != 0 {
-			return p, invalidField("MaxCapacity", "%d is set with Generations %d; an expiring filter is fixed", c.MaxCapacity, p.gens)
-		}
-		return p, p.growable(c.MaxCapacity)
+		return p, p.growable(c.MaxCapacity, c.FingerprintBits != 0)
 	}
 	return p, nil
 }
@@ -186,8 +183,9 @@ const minBaseBuckets = 16
 
 // growable sets p up to double floor(log2(maxCap/Capacity)) times (fewer
 // to keep minBaseBuckets) from the larger of Capacity's buckets and the
-// final table's share.
-func (p *params) growable(maxCap int) error {
+// final table's share; set tells whether FingerprintBits was, for the
+// error.
+func (p *params) growable(maxCap int, set bool) error {
 	if maxCap < p.capacity {
 		return invalidField("MaxCapacity", "%d is below Capacity %d (0 means a fixed filter)", maxCap, p.capacity)
 	}
@@ -199,16 +197,23 @@ func (p *params) growable(maxCap int) error {
 	for maxCap>>(g+1) >= p.capacity && final>>(g+1) >= minBaseBuckets {
 		g++
 	}
-	if p.f+g > maxFingerprintBits { // g <= 28: the first table has 16 buckets or more, the last at most 2^32
-		return invalidField("MaxCapacity", "%d is 2^%d times Capacity %d; %d doublings need fingerprints of at most %d bits, not %d (raise Capacity or FalsePositiveRate, or lower FingerprintBits)",
-			maxCap, g, p.capacity, g, maxFingerprintBits-g, p.f)
+	if gb := genBits(p.gens); p.f+g+gb > maxFingerprintBits { // g <= 28: the first table has 16 buckets or more, the last at most 2^32
+		gens, fix := "", "raise Capacity, lower MaxCapacity, "
+		if gb > 0 {
+			gens, fix = fmt.Sprintf(" and Generations %d's %d generation bits", p.gens, gb), fix+"lower Generations, "
+		}
+		if fix += "or lower FingerprintBits"; !set {
+			fix = fix[:len(fix)-len("lower FingerprintBits")] + "raise FalsePositiveRate"
+		}
+		return invalidField("MaxCapacity", "%d is 2^%d times Capacity %d; its %d doublings%s leave a slot room for fingerprints of at most %d bits, not %d: %s",
+			maxCap, g, p.capacity, g, gens, maxFingerprintBits-g-gb, p.f, fix)
 	}
 	m0 := (final + 1<<g - 1) >> g
 	m0 = max(m0+m0&1, p.m)
 	for splitsTable(m0, p.f) { // the base buckets are where alt works
 		m0 += 2
 	}
-	if m0<<g > maxBuckets || checkCounts(maxCap, m0<<g, bucketBits(p.layout, p.f), math.MaxInt) != nil {
+	if m0<<g > maxBuckets || checkCounts(maxCap, m0<<g, bucketBits(p.layout, p.f+genBits(p.gens)), math.MaxInt) != nil {
 		return invalidField("MaxCapacity", "%d needs a filter larger than this platform can address", maxCap)
 	}
 	p.m, p.g, p.maxCapacity = m0, g, maxCap

@@ -143,6 +143,14 @@ func TestExpiringEncodingRoundTrip(t *testing.T) {
 				t.Run(fmt.Sprintf("f=%d/G=%d", bits, gens), func(t *testing.T) {
 					testExpiringRoundTrip(t, cfg, uint64(bits*1000+gens))
 				})
+				// Growable: two doublings, where the slots have room.
+				if bits+2+int(genBits(uint(gens))) > maxFingerprintBits {
+					continue
+				}
+				cfg.Capacity, cfg.MaxCapacity = 50, 200
+				t.Run(fmt.Sprintf("f=%d/G=%d/growable", bits, gens), func(t *testing.T) {
+					testExpiringRoundTrip(t, cfg, uint64(bits*1000+gens))
+				})
 			}
 		}
 	})
@@ -397,6 +405,9 @@ var expiringGolden = []struct {
 	{"v5-expiring-semisorted-f13-g4.bin", Config{Capacity: 150, FingerprintBits: 13, Layout: SemiSorted, Generations: 4, Seed: 0xfeed}, 150, 6},
 	{"v5-expiring-packed-f8-g2.bin", Config{Capacity: 100, FingerprintBits: 8, Generations: 2}, 100, 3},
 	{"v5-expiring-packed-f24-g256.bin", Config{Capacity: 80, FingerprintBits: 24, Generations: 256, MaxKicks: 50}, 80, 300},
+	// Growable: after one of two doublings, and after both.
+	{"v5-expiring-growable-packed-f13-g4.bin", Config{Capacity: 40, MaxCapacity: 400, FingerprintBits: 13, Generations: 4, Seed: 0xfeed}, 190, 6},
+	{"v5-expiring-growable-semisorted-f12-g3.bin", Config{Capacity: 40, MaxCapacity: 400, FingerprintBits: 12, Layout: SemiSorted, Generations: 3}, 400, 4},
 }
 
 // TestGoldenExpiring checks the expiring golden files: each is the filter

@@ -53,11 +53,18 @@ func newExpiringModel(f expiringFilter, t func() *table) *expiringModel {
 	return &expiringModel{f: f, t: t, gens: f.Generations(), classes: map[[2]uint64][]int{}, keys: map[uint64][]int{}}
 }
 
-// class is the class of key k: its fingerprint and the lower of its buckets.
+// class is the class of key k: its fingerprint and the lower of its base
+// buckets, each with its layer bits in a growable table.
 func (m *expiringModel) class(k uint64) [2]uint64 {
 	t := m.t()
-	fp, i1 := t.locate(m.f.Hash(k))
-	return [2]uint64{uint64(fp), min(i1, t.alt(i1, fp))}
+	h := m.f.Hash(k)
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	var l1, l2 uint32
+	if t.g > 0 {
+		l1, l2 = t.layers(h, fp)
+	}
+	return [2]uint64{uint64(fp), min(i1<<t.g|uint64(l1), i2<<t.g|uint64(l2))}
 }
 
 // oldestOf is the index of the oldest generation in g, youngestOf of the
@@ -198,18 +205,27 @@ func TestExpiringModel(t *testing.T) {
 	}
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for _, c := range expiringConfigs {
-			cfg := Config{Capacity: 300, FingerprintBits: c.f, Layout: layout, Generations: c.gens}
-			t.Run(fmt.Sprintf("f=%d/G=%d", c.f, c.gens), func(t *testing.T) {
-				f := mustNew[uint64](t, cfg)
-				testExpiringModel(t, cfg, newExpiringModel(f, func() *table { return &f.c.t }), steps)
-			})
-			t.Run(fmt.Sprintf("Concurrent/f=%d/G=%d", c.f, c.gens), func(t *testing.T) {
-				f, err := NewConcurrent[uint64](cfg)
-				if err != nil {
-					t.Fatal(err)
+			for _, grow := range []bool{false, true} {
+				cfg := Config{Capacity: 300, FingerprintBits: c.f, Layout: layout, Generations: c.gens}
+				name := fmt.Sprintf("f=%d/G=%d", c.f, c.gens)
+				if grow { // two doublings, where the slots have room
+					if c.f+2+int(genBits(uint(c.gens))) > maxFingerprintBits {
+						continue
+					}
+					cfg.Capacity, cfg.MaxCapacity, name = 40, 300, name+"/growable"
 				}
-				testExpiringModel(t, cfg, newExpiringModel(f, func() *table { return &f.c.cur.Load().t }), steps/2)
-			})
+				t.Run(name, func(t *testing.T) {
+					f := mustNew[uint64](t, cfg)
+					testExpiringModel(t, cfg, newExpiringModel(f, func() *table { return &f.c.t }), steps)
+				})
+				t.Run("Concurrent/"+name, func(t *testing.T) {
+					f, err := NewConcurrent[uint64](cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					testExpiringModel(t, cfg, newExpiringModel(f, func() *table { return &f.c.cur.Load().t }), steps/2)
+				})
+			}
 		}
 	})
 }
@@ -227,9 +243,9 @@ func testExpiringModel(t *testing.T, cfg Config, m *expiringModel, steps int) {
 		}
 		// Keep live keys within Capacity (narrow fingerprints: within the
 		// fill their tables promise), advancing when full.
-		full := m.len >= cfg.Capacity-1
+		full := m.len >= max(cfg.Capacity, cfg.MaxCapacity)-1
 		switch r := rng.IntN(100); {
-		case r < 3 || full:
+		case r < 3 && (cfg.MaxCapacity == 0 || r == 0) || full: // growable: live keys to double for
 			m.advance(t)
 		case r < 40:
 			if len(m.classes[m.class(k)]) >= 2 { // Capacity counts distinct keys: few copies
@@ -253,6 +269,9 @@ func testExpiringModel(t *testing.T, cfg Config, m *expiringModel, steps int) {
 			probe = append(probe, seen...)
 		}
 		m.check(t, probe)
+	}
+	if tb := m.t(); tb.g > 0 && tb.k == 0 {
+		t.Fatalf("a table of %d doublings made none", tb.g)
 	}
 }
 
@@ -421,9 +440,6 @@ func TestGenerationsConfig(t *testing.T) {
 		}
 	}
 	// What an expiring filter refuses.
-	if _, err := New[uint64](Config{Capacity: 100, MaxCapacity: 1000, Generations: 4}); !errors.Is(err, ErrInvalidConfig) {
-		t.Errorf("MaxCapacity with Generations: %v", err)
-	}
 	if _, err := Build[uint64](Config{Generations: 4}, []uint64{1, 2, 3}); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("Build with Generations: %v", err)
 	}
@@ -588,6 +604,7 @@ func FuzzExpiring(f *testing.F) {
 	f.Add(uint8(0), uint8(1), uint8(2), bytes.Repeat([]byte{0, 7, 7, 1, 7, 7, 3, 0, 0}, 10))
 	f.Add(uint8(20), uint8(3), uint8(255), []byte{0, 1, 1, 0, 2, 2, 4, 0, 0, 3, 3, 3})
 	f.Add(uint8(28), uint8(2), uint8(1), []byte{0, 1, 1, 3, 0, 0, 0, 1, 1})
+	f.Add(uint8(9), uint8(0x81), uint8(3), bytes.Repeat([]byte{0, 1, 2, 2, 3, 4, 0, 5, 6, 3, 0, 0}, 40)) // growable
 	f.Fuzz(func(t *testing.T, bits, layout, gens uint8, ops []byte) {
 		g := 1 + int(gens)%MaxGenerations
 		fbits := 4 + int(bits)%(maxFingerprintBits-3-int(genBits(uint(g))))
@@ -598,6 +615,12 @@ func FuzzExpiring(f *testing.F) {
 			Seed:            uint64(bits),
 			MaxKicks:        1 + int(layout)%64,
 			Generations:     g,
+		}
+		if layout&0x80 != 0 { // growable, where the slots have room for the doublings
+			cfg.MaxCapacity = 80 + 8*cfg.Capacity
+			if _, err := New[uint64](cfg); err != nil {
+				cfg.MaxCapacity = 0
+			}
 		}
 		fl := mustNew[uint64](t, cfg)
 		cf := mustNewConcurrent[uint64](t, cfg)

@@ -41,11 +41,12 @@ func (t *table) age(v uint32, gen uint) uint {
 }
 
 // oldest finds the oldest slot holding the key that buckets b1 and b2 hold
-// as v1 and v2 (the youngest if young): its bucket, the bucket's slots and
-// its index among them, or k < 0 if neither holds the key. In a table whose
-// keys never expire, every slot is as old: the first.
-func (t *table) oldest(b1 uint64, v1 uint32, b2 uint64, v2 uint32, young bool) (b uint64, s [4]uint32, k int) {
-	k, best, gen := -1, uint(0), t.gen()
+// as v1 and v2 (the youngest if young), genV the current generation's bits
+// (a ConcurrentFilter's table does not keep them): its bucket, the bucket's
+// slots and its index among them, or k < 0 if neither holds the key. In a
+// table whose keys never expire, every slot is as old: the first.
+func (t *table) oldest(b1 uint64, v1 uint32, b2 uint64, v2 uint32, genV uint32, young bool) (b uint64, s [4]uint32, k int) {
+	k, best, gen := -1, uint(0), uint(genV>>(t.kbits&31))
 	bs, vs := [2]uint64{b1, b2}, [2]uint32{v1, v2}
 	for i, bi := range bs {
 		slots := t.bucketSlots(bi)
@@ -98,16 +99,16 @@ func (t *table) expire(id uint) int {
 
 // youngest finds the youngest copy of the key of hash h, as oldest does,
 // and the value that refreshes it, its key in the current generation.
-func (t *table) youngest(h uint64) (b uint64, s [4]uint32, k int, v uint32) {
+func (t *table) youngest(h uint64, genV uint32) (b uint64, s [4]uint32, k int, v uint32) {
 	b1, v1, b2, v2 := t.place(h)
-	b, s, k = t.oldest(b1, v1, b2, v2, true)
-	return b, s, k, s[k&3]&uint32(t.keyMask) | t.genV
+	b, s, k = t.oldest(b1, v1, b2, v2, genV, true)
+	return b, s, k, s[k&3]&uint32(t.keyMask) | genV
 }
 
 // insertUniqueExpiring is InsertUnique for an expiring table: a present
 // key's youngest copy moves to the current generation, in place.
 func (c *core) insertUniqueExpiring(h uint64) (bool, error) {
-	if b, s, k, v := c.t.youngest(h); k >= 0 {
+	if b, s, k, v := c.t.youngest(h, c.t.genV); k >= 0 {
 		if s[k] != v {
 			c.t.replace(b, s, uint(k), v)
 		}
@@ -125,7 +126,7 @@ func (c *core) delete(h uint64) bool {
 		return false
 	}
 	b1, v1, b2, v2 := c.t.place(h)
-	b, s, k := c.t.oldest(b1, v1, b2, v2, false)
+	b, s, k := c.t.oldest(b1, v1, b2, v2, c.t.genV, false)
 	if k < 0 {
 		return false
 	}

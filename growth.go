@@ -21,18 +21,18 @@ package cuckoo
 // at every stage. L is the top g bits of the low 32 bits of locate's
 // fingerprint product, which needs f+g <= 32.
 
-// place returns a key's two buckets and the value each would hold for it,
-// in the current generation.
+// place returns a key's two buckets and its key as each holds it, which
+// an insert stores with the current generation's bits (placeIn); readers
+// of a ConcurrentFilter call it, so it reads no genV, which Advance writes.
 func (t *table) place(h uint64) (b1 uint64, v1 uint32, b2 uint64, v2 uint32) {
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
-	v := fp | t.genV
 	if t.g == 0 {
-		return i1, v, i2, v
+		return i1, fp, i2, fp
 	}
 	l1, l2 := t.layers(h, fp)
-	b1, v1 = t.staged(i1, l1, v)
-	b2, v2 = t.staged(i2, l2, v)
+	b1, v1 = t.staged(i1, l1, fp)
+	b2, v2 = t.staged(i2, l2, fp)
 	return b1, v1, b2, v2
 }
 
@@ -204,10 +204,12 @@ type placedKey struct {
 	stored bool // b, v and k, not h
 }
 
-// placeIn returns the key's two buckets in t and the value each would hold.
+// placeIn returns the key's two buckets in t and the value each would
+// hold, in the current generation.
 func (x *placedKey) placeIn(t *table) (b1 uint64, v1 uint32, b2 uint64, v2 uint32) {
 	if !x.stored {
-		return t.place(x.h)
+		b1, v1, b2, v2 = t.place(x.h)
+		return b1, v1 | t.genV, b2, v2 | t.genV
 	}
 	b1, v1 = t.restage(x.b, x.v, x.k)
 	b2, v2 = t.other(b1, v1)

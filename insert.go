@@ -89,10 +89,10 @@ var errZeroFilter = formatErr(ErrIncompatible, "the Filter was made neither by N
 
 // insertSlow is insert for the classes core.insert does not write out.
 func (c *core) insertSlow(h uint64) error {
-	if !c.t.canGrow() {
-		return c.insertAt(c.t.place(h))
-	}
 	x := placedKey{h: h}
+	if !c.t.canGrow() {
+		return c.insertAt(x.placeIn(&c.t))
+	}
 	return c.insertGrowing(&x, false)
 }
 
