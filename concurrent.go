@@ -82,8 +82,8 @@ type concurrent struct {
 	count    int          // items stored; under mu
 	n        atomic.Int64 // count, for Len: stored when a write ends
 	maxKicks int
-	rng      uint64        // a Filter's displacement PRNG state, kept for Snapshot and the encoding
-	path     []pathNode    // search's queue: searchBuckets*MaxKicks + 2 nodes
+	rng      uint64     // a Filter's displacement PRNG state, kept for Snapshot and the encoding
+	path     []pathNode // search's queue: searchBuckets*MaxKicks + 2 nodes
 	// The current generation, for Info, and its bits as the current table's
 	// slots hold them: a published table's genV, which readers may copy, is
 	// never written, so its Advance writes these instead, under mu.
