@@ -121,7 +121,7 @@ func (t *table) double() table {
 // and orBucket inline, where bucketAt and setBucket do not (4 instructions
 // a growable insert, f = 13).
 func (t *table) doubleInto(n *table) {
-	if t.class == classGrownNarrow && t.genBits == 0 {
+	if t.class == classGrownNarrow {
 		t.doubleNarrow(n)
 		return
 	}
@@ -143,12 +143,12 @@ func (t *table) orBucket(i, lo, hi uint64) {
 	store64(t.data, o+8, load64(t.data, o+8)|hi<<s|lo>>1>>(63-s))
 }
 
-// doubleNarrow is doubleInto for classGrownNarrow whose keys never expire:
-// each child bucket is assembled in a word and or'ed in with one load and
-// store.
+// doubleNarrow is doubleInto for classGrownNarrow: each child bucket is
+// assembled in a word and or'ed in with one load and store.
 func (t *table) doubleNarrow(n *table) {
 	f, top, nf, nb := t.f&31, (t.f-1)&31, n.f&31, uint64(n.bbits)
 	mask, low := uint64(t.slotMax), uint64(1)<<top-1
+	gens := t.genBits != 0
 	for b := range t.m {
 		var x0, x1 uint64 // the children's words
 		var s0, s1 uint   // where their next value goes, in bits
@@ -164,6 +164,9 @@ func (t *table) doubleNarrow(n *table) {
 			}
 		}
 		w := t.narrowWord(b)
+		if gens {
+			w = t.keyTopUpWord(w)
+		}
 		put(w & mask)
 		put(w >> f & mask)
 		put(w >> (2 * f) & mask)
@@ -173,6 +176,15 @@ func (t *table) doubleNarrow(n *table) {
 		p += nb
 		store64(n.data, p>>3, load64(n.data, p>>3)|x1<<(p&7))
 	}
+}
+
+// keyTopUpWord is keyTopUp of the four values of one-word bucket w at
+// once: the lanes' key's top bits go up to the slot's top, the key's other
+// bits stay and the generation bits go down one.
+func (t *table) keyTopUpWord(w uint64) uint64 {
+	ones := t.lanes.onesLo
+	top, key, gens := ones<<((t.kbits-1)&31), ones*(t.keyMask>>1), ones*((t.slotMax&^t.keyMask)>>1)
+	return (w&top)<<(t.genBits&31) | w&key | w>>1&gens
 }
 
 // firstShape is the shape of t's first table, without data: what Reset

@@ -138,9 +138,9 @@ func (c *core) kick(i1 uint64, v1 uint32, i2 uint64, v2 uint32) bool {
 		return c.kickNarrow(path, i1, i2, v1)
 	case t.class == classSemi || t.class == classExpSemi:
 		return c.kickSemi(path, i1, i2, v1)
-	case t.genBits != 0: // growable and expiring: kickWalk, whose other keeps generations
 	case t.class == classGrownNarrow:
 		return c.kickGrownNarrow(path, i1, v1, i2, v2)
+	case t.genBits != 0: // growable and expiring, wide slots: kickWalk, whose other keeps generations
 	case t.class == classGrown && t.layout == Packed:
 		return c.kickGrownWide(path, i1, v1, i2, v2)
 	}
@@ -217,7 +217,9 @@ func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 
 	t := &c.t
 	data, bbits := t.data, uint64(t.bbits)
 	ones, tops := t.lanes.onesLo, t.lanes.topsLo
-	g, f, mask := t.stage(), t.f&31, uint32(t.slotMax)
+	// key: a slot's key bits; an expiring table's generation bits (gens)
+	// stay with the value that moves.
+	g, f, key, gens := t.stage(), t.f&31, uint32(t.keyMask), uint32(t.slotMax&^t.keyMask)
 	word := func(i uint64) uint64 { // narrowWord, for byte-aligned buckets too
 		p := i * bbits
 		return load64At(data, p>>3) >> (p & 7)
@@ -233,17 +235,17 @@ func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 
 		}
 		var o [slotsPerBucket]uint64
 		var ov [slotsPerBucket]uint32
-		o[0], ov[0] = other(uint32(w) & mask)
-		o[1], ov[1] = other(uint32(w>>f) & mask)
-		o[2], ov[2] = other(uint32(w>>(2*f)) & mask)
-		o[3], ov[3] = other(uint32(w>>(3*f)) & mask)
+		o[0], ov[0] = other(uint32(w) & key)
+		o[1], ov[1] = other(uint32(w>>f) & key)
+		o[2], ov[2] = other(uint32(w>>(2*f)) & key)
+		o[3], ov[3] = other(uint32(w>>(3*f)) & key)
 		free := func(i uint64) uint64 { w := word(i); return (w - ones) &^ w & tops } // freeMarks
 		z := [slotsPerBucket]uint64{free(o[0]), free(o[1]), free(o[2]), free(o[3])}
 		at := firstFree([slotsPerBucket]bool{z[0] != 0, z[1] != 0, z[2] != 0, z[3] != 0}, uint(r&3))
 		r >>= 2
 		t.setSlotAt(b*bbits+uint64(at*f), cur)
 		setStep(path, k, at)
-		if b, cur = o[at], ov[at]; z[at] != 0 {
+		if b, cur = o[at], ov[at]|uint32(w>>(at*f))&gens; z[at] != 0 {
 			t.putFirst(b, z[at], cur)
 			return true
 		}
