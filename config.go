@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"time"
 )
 
 // Config describes a filter. Every zero field but Capacity takes its default.
@@ -14,7 +15,10 @@ type Config struct {
 	// needs (about Capacity*s/7.6 bytes for s-bit slots: FingerprintBits, plus
 	// the bits of Generations or MaxCapacity), not rounded up to a power of
 	// two, and rejects a size an int cannot count; running out of memory is
-	// fatal in Go, so bound Capacity by the memory you mean to spend.
+	// fatal in Go, so bound Capacity by the memory you mean to spend. An
+	// expiring filter's Capacity counts the keys alive at once: those
+	// inserted or refreshed in the last Generations ticks (calls of
+	// Advance), so Capacity = keys per tick x Generations (WindowConfig).
 	Capacity int
 
 	// FalsePositiveRate is the rate wanted with Capacity items stored; it
@@ -50,24 +54,56 @@ type Config struct {
 	// about Capacity items and doubles it, without the keys, whenever it is
 	// full, until it holds MaxCapacity. Inserting MaxCapacity distinct keys
 	// into a new filter succeeds, at most at the configured false-positive
-	// rate at every size. A slot carries a bit per doubling left (about
+	// rate at every size; an expiring filter so takes bursts of up to
+	// MaxCapacity live keys. A slot carries a bit per doubling left (about
 	// (f+d)/f the bytes of a fixed filter; grown, the size of one for
-	// MaxCapacity); FingerprintBits plus the doublings must be at most 32, or
-	// New's error names the widths that can grow that far. 0, or Capacity,
+	// MaxCapacity); FingerprintBits, the doublings and the generation bits
+	// must fit 32, or New's error names what to change. 0, or Capacity,
 	// makes a fixed filter. A MaxCapacity below twice Capacity, or of 72
 	// items or fewer, leaves no room to double: New makes the fixed filter
 	// for MaxCapacity, whose Capacity and Config().Capacity are MaxCapacity.
+	// A filter never shrinks.
 	MaxCapacity int
-	// Generations (at most MaxGenerations) makes keys expire (see Advance):
-	// with G >= 2 every stored key belongs to the generation it was inserted
-	// in, and Advance G times removes it. Each slot carries ceil(log2 G)
-	// generation bits beside the fingerprint, (f+ceil(log2 G))/f times the
-	// bytes at the same false-positive rate; f plus those bits must be at
-	// most 32. G = 1 keeps none: Advance empties the filter. 0, the default,
-	// makes keys that never expire. An expiring filter cannot grow, be built
-	// or merged, and has no compact encoding; its other encodings carry its
-	// generations.
+
+	// Generations, G (at most MaxGenerations), makes keys expire: a key
+	// lives from its insert (or its refresh by InsertUnique) until the G-th
+	// call of Advance after it, which removes it. With Advance called once
+	// a tick, a key so lives at least G-1 and at most G ticks: for a window
+	// of W, with a tick of T, G = W/T + 1 (rounded up; WindowConfig), and
+	// Capacity the keys of G ticks. Each slot carries ceil(log2 G)
+	// generation bits above the key: (f+ceil(log2 G))/f times the bytes at
+	// the same false-positive rate. G = 1 keeps none: Advance empties the
+	// filter. 0, the default, makes keys that never expire. An expiring
+	// filter that is full returns ErrFull, like any other, and stores
+	// nothing: set MaxCapacity to take bursts, or call Advance sooner, which
+	// shortens the window. It cannot be built or merged and has no compact
+	// encoding; its other encodings carry its generations.
 	Generations int
+}
+
+// WindowConfig returns the Config of an expiring filter that holds every
+// key inserted in the last window, with Advance called once every tick and
+// up to keysPerTick keys inserted a tick: Generations ceil(window/tick)+1
+// and Capacity keysPerTick times that. A key then lives Generations-1 to
+// Generations ticks: at least window, and less than window plus two ticks
+// (plus one if window is a whole number of ticks). Set MaxCapacity on it
+// to take bursts above keysPerTick, and any other field as for any Config.
+// It returns an error wrapping ErrInvalidConfig for keysPerTick, window or
+// tick below 1, or a window of more than MaxGenerations-1 ticks.
+func WindowConfig(keysPerTick int, window, tick time.Duration) (Config, error) {
+	switch {
+	case keysPerTick < 1:
+		return Config{}, fmt.Errorf("%w: WindowConfig: %d keys a tick; want at least 1", ErrInvalidConfig, keysPerTick)
+	case window < 1 || tick < 1:
+		return Config{}, fmt.Errorf("%w: WindowConfig: a window of %v with a tick of %v; both must be positive", ErrInvalidConfig, window, tick)
+	case (window-1)/tick+2 > MaxGenerations:
+		return Config{}, fmt.Errorf("%w: WindowConfig: a window of %v is more than %d ticks of %v (MaxGenerations %d): choose a longer tick", ErrInvalidConfig, window, MaxGenerations-1, tick, MaxGenerations)
+	}
+	g := int((window-1)/tick + 2) // ceil(window/tick) + 1
+	if keysPerTick > math.MaxInt/g {
+		return Config{}, fmt.Errorf("%w: WindowConfig: %d keys a tick for %d generations overflow Capacity", ErrInvalidConfig, keysPerTick, g)
+	}
+	return Config{Capacity: keysPerTick * g, Generations: g}, nil
 }
 
 const (

@@ -62,14 +62,19 @@
 //
 // Config.Generations G >= 2 makes a filter that forgets by age: Advance
 // starts a new generation and removes, in one pass over the table, the keys
-// inserted G calls ago. InsertUnique of a present key moves it to the
-// current generation, so a key seen once a generation never expires (a
-// sliding window). Each slot carries ceil(log2 G) generation bits beside
-// the fingerprint: (f+ceil(log2 G))/f the bytes, the false-positive rate of
-// f bits, and lookups of the same two buckets. Capacity counts the live
-// keys of all generations. G = 1 keeps no bits: Advance empties the
-// filter. Expiring filters do not grow, merge or build, and have no compact
-// encoding; their full encoding carries the generations.
+// inserted G calls ago. A key so lives from its insert until the G-th
+// Advance after it: with one Advance a tick, G-1 to G ticks, so a window
+// of W ticks needs G = W+1 (WindowConfig) and a Capacity of G ticks' keys,
+// the live keys of all generations; MaxCapacity lets the filter double for
+// bursts. InsertUnique of a present key moves it to the current generation,
+// so a key seen once a generation never expires (a sliding window). Each
+// slot carries ceil(log2 G) generation bits beside the fingerprint:
+// (f+ceil(log2 G))/f the bytes, the false-positive rate of f bits, and
+// lookups of the same two buckets. A full expiring filter returns ErrFull
+// and stores nothing, as any filter does: a key InsertUnique failed to
+// store is not a repeat. G = 1 keeps no bits: Advance empties the filter.
+// Expiring filters do not merge or build, and have no compact encoding;
+// their full encoding carries the generations.
 //
 // # Concurrency and copies
 //

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Expiring filters that grow (Config.Generations with MaxCapacity).
@@ -229,4 +230,57 @@ func TestExpiringGrowableCopies(t *testing.T) {
 			t.Fatalf("Reset: %v", i)
 		}
 	})
+}
+
+// TestWindowConfig checks WindowConfig's Generations and Capacity, its
+// errors, and the lifetime it promises: with Advance called once a tick, a
+// key inserted at any moment of a tick is found for at least the window,
+// and gone less than two ticks (one, for a whole number of ticks) after it.
+func TestWindowConfig(t *testing.T) {
+	for _, c := range []struct {
+		window, tick time.Duration
+		gens         int
+	}{
+		{time.Hour, 15 * time.Minute, 5}, {time.Hour, 7 * time.Minute, 10}, {time.Hour, time.Hour, 2},
+		{time.Minute, time.Hour, 2}, {1, 1, 2}, {255 * time.Second, time.Second, 256}, {time.Hour, 59 * time.Minute, 3},
+	} {
+		cfg, err := WindowConfig(100, c.window, c.tick)
+		if err != nil || cfg != (Config{Capacity: 100 * c.gens, Generations: c.gens}) {
+			t.Fatalf("WindowConfig(100, %v, %v) = %+v, %v; want %d generations", c.window, c.tick, cfg, err, c.gens)
+		}
+		f := mustNew[int](t, cfg)
+		// Ticks of 1000 steps; a key inserted at step s of tick 0 must be
+		// found until the window has passed, and gone at tick G.
+		const steps = 1000
+		window := float64(c.window) / float64(c.tick) * steps
+		for _, s := range []int{0, steps / 2, steps - 1} {
+			f.Reset()
+			if err := f.Insert(s); err != nil {
+				t.Fatal(err)
+			}
+			for tick := 1; tick <= c.gens; tick++ {
+				f.Advance()
+				found, lived := f.Contains(s), float64(tick*steps-s)
+				if !found && lived <= window || found && tick == c.gens {
+					t.Fatalf("%+v, key of step %d: after %d ticks (%.0f steps of a %.0f-step window) found %v", c, s, tick, lived, window, found)
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		keys         int
+		window, tick time.Duration
+		says         string
+	}{
+		{0, time.Hour, time.Minute, "0 keys a tick"},
+		{10, 0, time.Minute, "both must be positive"},
+		{10, time.Hour, -time.Minute, "both must be positive"},
+		{10, 256 * time.Second, time.Second, "more than 255 ticks"},
+		{math.MaxInt / 2, time.Hour, 30 * time.Minute, "overflow Capacity"},
+	} {
+		cfg, err := WindowConfig(c.keys, c.window, c.tick)
+		if !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), c.says) || cfg != (Config{}) {
+			t.Errorf("WindowConfig(%d, %v, %v) = %+v, %v; want an error saying %q", c.keys, c.window, c.tick, cfg, err, c.says)
+		}
+	}
 }

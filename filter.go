@@ -83,12 +83,14 @@ func (f *Filter[T]) InsertHash(h uint64) error {
 }
 
 // InsertUnique adds key unless Contains(key) already reports it, and
-// returns whether it added it. A false positive skips a key (later lookups
-// still find it), so do not Delete keys inserted this way. In an expiring
-// filter a key already present has its youngest copy moved to the current
-// generation: a key seen once a generation never expires. There, too, a
-// copy of another key with the same fingerprint and buckets can stand for
-// it, so do not Delete keys that InsertUnique refreshed either.
+// returns whether it added it. An error (ErrFull, ErrTooManyDuplicates, as
+// Insert's) means key was not stored and is not a repeat: handle it, never
+// read it as "seen". A false positive skips a key (later lookups still find
+// it), so do not Delete keys inserted this way. In an expiring filter a key
+// already present has its youngest copy moved to the current generation: a
+// key seen once a generation never expires. There, too, a copy of another
+// key with the same fingerprint and buckets can stand for it, so do not
+// Delete keys that InsertUnique refreshed either.
 func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	h := f.Hash(key)
 	if f.c.t.genBits != 0 {
@@ -210,10 +212,13 @@ func (c *reader) estimatedFPR() float64 {
 // G) and returns how many stored keys expired: those inserted (or, by
 // InsertUnique, refreshed) G calls of Advance ago, which Len no longer
 // counts, whose slots inserts may reuse, and which lookups answer as keys
-// never inserted. A key inserted since the last Advance is found until G
-// more calls; with G = 1 Advance empties the filter. Without Generations it
-// does nothing and returns 0. It is one pass over the table, in order,
-// writing the buckets it changes, and allocates nothing.
+// never inserted. A key lives from its insert until the G-th Advance after
+// it: called once a tick, at least G-1 and at most G ticks. After a pause
+// (downtime, a stopped process), call it once for every tick missed, at
+// most G times: G calls expire every key. With G = 1 Advance empties the
+// filter; without Generations it does nothing and returns 0. It is one
+// pass over the table, in order, writing the buckets it changes, and
+// allocates nothing.
 func (f *Filter[T]) Advance() int { return f.c.advance() }
 
 // Generations is Config.Generations: 0 for a filter whose keys never expire.
