@@ -668,17 +668,26 @@ var expiringLog = flag.Int("expiring.log", 20, "BenchmarkExpiring's filters hold
 // quarter a generation), ContainsBatch the same in batches of 256 hashes
 // (ns per key); Insert fills an emptied filter (ns per key);
 // gens=0,f=15 is a plain filter of the expiring one's bytes (15-bit slots);
-// Advance clears a generation of a full filter (a quarter of its keys,
-// refilled between calls, untimed), reported per call and per bucket.
+// gens=0,grow and gens=4,grow are growable filters from 1/16 of the keys,
+// Insert filling them from their first table; Advance clears a generation
+// of a full filter (a quarter of its keys, refilled between calls,
+// untimed), reported per call and per bucket.
 func BenchmarkExpiring(b *testing.B) {
 	n := 1 << *expiringLog
 	keys := benchKeys[uint64](n, 0)
 	for _, layout := range layouts {
-		for _, gens := range []int{0, 4, -15} { // -15: a plain filter of 15-bit slots, the bytes of G = 4
-			cfg := Config{Capacity: n, FingerprintBits: 13, Layout: layout, Generations: gens}
-			if gens < 0 {
-				cfg.FingerprintBits, cfg.Generations = -gens, 0
-			}
+		for _, c := range []struct {
+			name string
+			cfg  Config
+		}{
+			{"gens=0", Config{Capacity: n, FingerprintBits: 13}},
+			{"gens=4", Config{Capacity: n, FingerprintBits: 13, Generations: 4}},
+			{"gens=0,f=15", Config{Capacity: n, FingerprintBits: 15}},
+			{"gens=0,grow", Config{Capacity: n / 16, MaxCapacity: n, FingerprintBits: 13}},
+			{"gens=4,grow", Config{Capacity: n / 16, MaxCapacity: n, FingerprintBits: 13, Generations: 4}},
+		} {
+			cfg, gens := c.cfg, c.cfg.Generations
+			cfg.Layout = layout
 			f := mustNew[uint64](b, cfg)
 			fill := func() {
 				f.Reset()
@@ -693,10 +702,7 @@ func BenchmarkExpiring(b *testing.B) {
 					}
 				}
 			}
-			name := fmt.Sprintf("%v/gens=%d", layout, gens)
-			if gens < 0 {
-				name = fmt.Sprintf("%v/gens=0,f=%d", layout, -gens)
-			}
+			name := fmt.Sprintf("%v/%s", layout, c.name)
 			b.Run(name+"/op=Contains", func(b *testing.B) {
 				fill()
 				found := 0
@@ -736,7 +742,7 @@ func BenchmarkExpiring(b *testing.B) {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/key")
 				b.ReportMetric(float64(f.SizeBytes()), "bytes")
 			})
-			if gens <= 0 {
+			if gens == 0 || cfg.MaxCapacity != 0 {
 				continue
 			}
 			b.Run(name+"/op=Advance", func(b *testing.B) {
