@@ -261,10 +261,7 @@ func (modelReader) bucket(t *table, b uint64, raw []uint64, v uint32) bool {
 		sh := b * uint64(t.bbits) & 63
 		lo, hi = join(w[0], w[1], sh), join(w[1], w[2], sh)
 	}
-	if t.genBits != 0 { // an expiring table: the fingerprint bits alone
-		return t.expiringMatchesOf(lo, hi, v) > 0
-	}
-	mlo, mhi := t.match(lo, hi, v)
+	mlo, mhi := t.match(lo, hi, v) // an expiring table's: the keys, of any generation
 	return mlo|mhi != 0
 }
 
