@@ -78,17 +78,20 @@ type concurrent struct {
 
 	_ cpu.CacheLinePad // writers' stores stay off the readers' lines
 
-	mu       sync.Mutex   // serializes writers
-	count    int          // items stored; under mu
-	n        atomic.Int64 // count, for Len: stored when a write ends
+	locks    []stripeLock // the writers' (concurrent_locks.go)
 	maxKicks int
-	rng      uint64     // a Filter's displacement PRNG state, kept for Snapshot and the encoding
-	path     []pathNode // search's queue: searchBuckets*MaxKicks + 2 nodes
-	// The current generation, for Info, and its bits as the current table's
-	// slots hold them: a published table's genV, which readers may copy, is
-	// never written, so its Advance writes these instead, under mu.
-	gen  atomic.Uint32
-	genV uint32
+	approx   atomic.Int64 // a growable filter's Len, give or take a batch a stripe (unlockAdding)
+	gen      atomic.Uint32
+	// What the writer holding every stripe (stop) uses: the exact count,
+	// the PRNG (a Filter's state, kept for Snapshot and the encoding), and
+	// the current generation's bits as the current table's slots hold them
+	// (a published table's genV, which readers may copy, is never written),
+	// which any writer reads holding a stripe.
+	count int
+	rng   uint64
+	genV  uint32
+	mu    sync.Mutex // one writer at a time uses path: a long displacement, or stop
+	path  []pathNode // the search queue of mu's holder: searchBuckets*MaxKicks + 2 nodes
 }
 
 // maxOptimistic is how many lock-free reads a lookup tries before locking.
@@ -125,9 +128,12 @@ func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64) {
 	c.h, c.kind, c.capacity, c.maxCapacity = r.h, r.kind, r.capacity, r.maxCapacity
 	c.maxKicks, c.rng, c.count = maxKicks, rng, r.count
 	c.path = make([]pathNode, 0, searchBuckets*maxKicks+2)
+	c.locks = locksFor(s.t.m0 << s.t.g) // the last table's stripes
+	c.locks[0].state.Store(uint64(r.count) << 1)
+	c.approx.Store(int64(r.count))
 	c.gen.Store(uint32(s.t.gen()))
 	c.genV = s.t.genV
-	c.n.Store(int64(r.count))
+	c.setBatch(s)
 	c.cur.Store(s)
 }
 
@@ -240,7 +246,12 @@ func (c *concurrent) lookups(k keyKind, p unsafe.Pointer, size uintptr, n int, f
 func (f *ConcurrentFilter[T]) Reset() { f.c.reset() }
 
 // Len is the number of items stored.
-func (f *ConcurrentFilter[T]) Len() int { return int(f.c.n.Load()) }
+func (f *ConcurrentFilter[T]) Len() int {
+	if f.c.kind == kindInvalid {
+		return 0
+	}
+	return f.c.len()
+}
 
 // Capacity is Filter.Capacity.
 func (f *ConcurrentFilter[T]) Capacity() int { return f.c.capacity }
@@ -283,7 +294,7 @@ func (c *concurrent) view() reader {
 	if c.cur.Load() == nil {
 		return reader{}
 	}
-	return reader{t: c.cur.Load().t, h: c.h, kind: c.kind, count: int(c.n.Load()),
+	return reader{t: c.cur.Load().t, h: c.h, kind: c.kind, count: c.len(),
 		capacity: c.capacity, maxCapacity: c.maxCapacity}
 }
 
@@ -409,8 +420,8 @@ func (c *concurrent) countHash(h uint64) int {
 }
 
 // countIn counts the key of hash h in table s by reads validated like an
-// absent answer whatever they count, then under the mutex in the current
-// table.
+// absent answer whatever they count, then in the current table holding
+// both buckets' stripes, which no writer changes meanwhile.
 func (c *concurrent) countIn(s *ctable, h uint64) int {
 	b1, v1, b2, v2 := s.t.place(h)
 	for range maxOptimistic {
@@ -420,11 +431,21 @@ func (c *concurrent) countIn(s *ctable, h uint64) int {
 			return n
 		}
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s = c.cur.Load()
-	b1, v1, b2, v2 = s.t.place(h)
-	return s.count(b1, v1) + s.count(b2, v2)
+	for {
+		s = c.cur.Load()
+		b1, v1, b2, v2 = s.t.place(h)
+		l1, l2 := b1&s.smask, b2&s.smask
+		c.lock2(l1, l2)
+		current := c.cur.Load() == s
+		n := 0
+		if current {
+			n = s.count(b1, v1) + s.count(b2, v2)
+		}
+		c.unlock2(s, l1, l2, 0)
+		if current {
+			return n
+		}
+	}
 }
 
 // insert adds the key of kind k at p (a hash for kindHash).
@@ -441,31 +462,16 @@ func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 	default:
 		h = c.h.key(k, p)
 	}
-	c.mu.Lock()
-	// No defer (23 instructions an insert): only a broken invariant panics below.
-	err := c.insertLocked(h)
-	if err == nil {
-		c.publishCount()
-	}
-	c.mu.Unlock()
+	_, err := c.put(h, false)
 	return err
 }
 
-// publishCount stores the count for Len: only writers store it, under the
-// mutex, so a release store is enough.
-func (c *concurrent) publishCount() {
-	storeRelease((*uint64)(unsafe.Pointer(&c.n)), uint64(c.count))
-}
-
-// insertHashes inserts hs in order under one hold of the mutex, the next
-// chunk's buckets fetched meanwhile, and returns how many went in.
+// insertHashes inserts hs in order, the next chunk's buckets fetched
+// meanwhile, and returns how many went in.
 func (c *concurrent) insertHashes(hs []uint64) (int, error) {
 	if c.kind == kindInvalid {
 		return 0, errZeroConcurrent
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	defer c.publishCount()
 	prefetchBuckets(&c.cur.Load().t, hs[:min(len(hs), batchChunk)])
 	for off := 0; off < len(hs); off += batchChunk {
 		end := min(off+batchChunk, len(hs))
@@ -473,7 +479,7 @@ func (c *concurrent) insertHashes(hs []uint64) (int, error) {
 			prefetchBuckets(&c.cur.Load().t, hs[end:min(end+batchChunk, len(hs))])
 		}
 		for i, h := range hs[off:end] {
-			if err := c.insertLocked(h); err != nil {
+			if _, err := c.put(h, false); err != nil {
 				return off + i, err
 			}
 		}
@@ -485,30 +491,178 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	if c.kind == kindInvalid {
 		return false, errZeroConcurrent
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s := c.cur.Load()
-	if s.t.genBits != 0 {
-		if b, slots, k, v := s.t.youngest(h, c.genV); k >= 0 {
-			if slots[k] != v {
-				s.replace(b, slots, uint(k), v)
+	return c.put(h, true)
+}
+
+// put inserts the key of hash h and reports whether it added it: with
+// unique, unless its buckets hold it (InsertUnique, which in an expiring
+// table refreshes it), deciding holding both buckets' stripes. A writer
+// holds the stripes of the buckets it changes, in ascending order: one
+// for a free slot, the key's and the target's for a one-step move, a
+// path's for a longer one, found beforehand without a lock and checked
+// once held (displace). Anything else (a failing search, a growable table
+// near its stage's capacity) runs as the one writer, holding every stripe
+// (putAll). A table replaced meanwhile (a doubling, Reset) is noticed once
+// a stripe is held, and the insert starts again in the new one.
+func (c *concurrent) put(h uint64, unique bool) (bool, error) {
+	for {
+		s := c.cur.Load()
+		t := &s.t
+		if t.canGrow() && c.approx.Load() >= int64(t.fill)-int64(s.batch)*int64(s.smask+1) {
+			return c.putAll(h, unique) // the stage may be full: doubles first
+		}
+		var b1, b2 uint64
+		var v1, v2 uint32
+		if t.g == 0 { // place, inline
+			v1, b1 = t.locate(h)
+			b2, v2 = t.alt(b1, v1), v1
+		} else {
+			b1, v1, b2, v2 = t.place(h)
+		}
+		if !unique {
+			if added, again := c.fill(s, b1, v1, b2, v2); added {
+				return true, nil
+			} else if again {
+				continue
 			}
+		}
+		l1, l2 := b1&s.smask, b2&s.smask
+		c.lock2(l1, l2)
+		if c.cur.Load() != s {
+			c.unlock2(s, l1, l2, 0)
+			continue
+		}
+		if unique && c.refresh(s, b1, v1, b2, v2) {
+			c.unlock2(s, l1, l2, 0)
 			return false, nil
 		}
-	} else if b1, v1, b2, v2 := s.t.place(h); s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) > 0 {
-		return false, nil
+		gv := c.genV
+		lo1, hi1 := s.read(b1) // both read first: their misses overlap
+		lo2, hi2 := s.read(b2)
+		// moveNear reads 8 buckets, within search's budget for MaxKicks >= 2.
+		ok := s.addTo(b1, lo1, hi1, v1|gv) || s.addTo(b2, lo2, hi2, v2|gv) ||
+			t.class.oneWord() && c.maxKicks >= 2 && c.moveNear(s, b1, lo1, b2, lo2, v1|gv, false)
+		c.unlock2(s, l1, l2, int64(b2i(ok)))
+		if ok {
+			return true, nil
+		}
+		switch c.displace(s, b1, v1, b2, v2, unique) {
+		case pathApplied:
+			return true, nil
+		case pathPresent:
+			return false, nil
+		case pathAgain:
+			continue
+		}
+		return c.putAll(h, unique)
 	}
-	if err := c.insertLocked(h); err != nil {
+}
+
+// fill is put's common case: a free slot in either bucket, read without a
+// lock, filled holding its stripe alone; again if the table was replaced.
+// A table of one-word buckets, fixed or expiring, is filled written out.
+func (c *concurrent) fill(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) (added, again bool) {
+	t := &s.t
+	if !t.class.oneWord() {
+		return c.fillAny(s, b1, v1, b2, v2)
+	}
+	w1, w2 := s.word(b1), s.word(b2) // both read first: their misses overlap
+	b, v, w := b1, v1, w1
+	if !t.roomIn(w1, 0) {
+		if !t.roomIn(w2, 0) {
+			return false, false
+		}
+		b, v, w = b2, v2, w2
+	}
+	// lock and unlockAdding, written out (about 40 instructions an insert).
+	l := &c.locks[b&s.smask]
+	x := l.state.Load()
+	if x&1 != 0 || !l.state.CompareAndSwap(x, x|1) {
+		x = c.wait(l)
+	}
+	if c.cur.Load() != s {
+		storeRelease((*uint64)(unsafe.Pointer(&l.state)), x)
+		return false, true
+	}
+	if y := s.word(b); y != w { // again, held: another writer may have filled the slot
+		if w = y; !t.roomIn(w, 0) {
+			storeRelease((*uint64)(unsafe.Pointer(&l.state)), x)
+			return false, false
+		}
+	}
+	v |= c.genV // 0 if keys never expire
+	if t.layout == Packed { // an empty slot: no write session needed
+		s.fill(b*uint64(t.bbits)+t.firstSlot(t.freeMarks(w), 0), v)
+	} else {
+		s.rewrite(b, w, t.semiWith(w, v), true)
+	}
+	storeRelease((*uint64)(unsafe.Pointer(&l.state)), x+2) // one key more
+	return true, false
+}
+
+// fillAny is fill for the other tables.
+func (c *concurrent) fillAny(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) (added, again bool) {
+	t := &s.t
+	lo1, hi1 := s.read(b1) // both read first: their misses overlap
+	lo2, hi2 := s.read(b2)
+	b, v := b1, v1
+	if !t.roomIn(lo1, hi1) {
+		if !t.roomIn(lo2, hi2) {
+			return false, false
+		}
+		b, v = b2, v2
+	}
+	l := b & s.smask
+	c.lock(l)
+	if c.cur.Load() != s {
+		c.unlock(l)
+		return false, true
+	}
+	lo, hi := s.read(b) // again, held: another writer may have filled the slot
+	added = s.addTo(b, lo, hi, v|c.genV)
+	c.unlockAdding(s, l, int64(b2i(added)))
+	return added, false
+}
+
+// refresh reports whether buckets b1 and b2, whose stripes the caller
+// holds, hold the key they would hold as v1 and v2; in an expiring table it
+// moves the key's youngest copy to the current generation.
+func (c *concurrent) refresh(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) bool {
+	if s.t.genBits == 0 {
+		return s.count(b1, v1)+s.count(b2, v2) > 0
+	}
+	b, slots := [2]uint64{b1, b2}, [2][4]uint32{s.slots(b1), s.slots(b2)}
+	j, k := s.t.oldest(&slots, [2]uint32{v1, v2}, c.genV, true)
+	if k < 0 {
+		return false
+	}
+	if v := slots[j][k]&uint32(s.t.keyMask) | c.genV; slots[j][k] != v {
+		s.replace(b[j], slots[j], uint(k), v)
+	}
+	return true
+}
+
+// putAll is put as the one writer: holding every stripe, with the exact
+// count, as a Filter inserts (growing a growable table when its stage is
+// full), and telling ErrFull and ErrTooManyDuplicates.
+func (c *concurrent) putAll(h uint64, unique bool) (bool, error) {
+	c.stop()
+	defer c.start()
+	if s := c.cur.Load(); unique {
+		if b1, v1, b2, v2 := s.t.place(h); c.refresh(s, b1, v1, b2, v2) {
+			return false, nil
+		}
+	}
+	if err := c.insertAll(h); err != nil {
 		return false, err
 	}
-	c.publishCount()
 	return true, nil
 }
 
-// insertLocked is Filter's insert on the current table. A free slot of a
-// table of one-word buckets, fixed or expiring, is filled written out (342
-// instructions an insert, 376 through addTo, f = 13).
-func (c *concurrent) insertLocked(h uint64) error {
+// insertAll is Filter's insert on the current table, every stripe held. A
+// free slot of a table of one-word buckets, fixed or expiring, is filled
+// written out.
+func (c *concurrent) insertAll(h uint64) error {
 	s := c.cur.Load()
 	t := &s.t
 	if !t.class.oneWord() { // growable, f > 16, semi-sorted f = 4, G > 16
@@ -518,7 +672,7 @@ func (c *concurrent) insertLocked(h uint64) error {
 	i2 := t.alt(i1, fp)
 	v := fp | c.genV // 0 if keys never expire
 	// Both buckets are read first, so that their misses overlap.
-	b1, b2 := t.narrowWord(i1), t.narrowWord(i2)
+	b1, b2 := s.word(i1), s.word(i2)
 	if t.layout == Packed {
 		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)
 		i, z := i1, z1
@@ -539,17 +693,16 @@ func (c *concurrent) insertLocked(h uint64) error {
 		c.count++
 		return nil
 	}
-	// moveNear reads 8 buckets, within search's budget for MaxKicks >= 2.
-	if c.maxKicks < 2 || !s.moveNear(i1, b1, i2, b2, v) {
-		return c.displace(s, i1, v, i2, v)
+	if c.maxKicks < 2 || !c.moveNear(s, i1, b1, i2, b2, v, true) {
+		return c.displaceAll(s, i1, v, i2, v)
 	}
 	c.count++
 	return nil
 }
 
-// insertSlow is Filter's insertSlow. A doubling runs core.insertGrowing,
-// which writes only new tables no reader sees, and publishes the one
-// holding the key; a failed insert publishes nothing.
+// insertSlow is Filter's insertSlow, every stripe held. A doubling runs
+// core.insertGrowing, which writes only new tables no reader sees, and
+// publishes the one holding the key; a failed insert publishes nothing.
 func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 	full := s.t.canGrow() && c.count >= s.t.stageCapacity() // doubles first
 	if !full {
@@ -577,25 +730,26 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 	return nil
 }
 
-// insertAt adds a key that bucket b1 would hold as v1 and bucket b2 as v2;
-// after an error the table is as it was.
+// insertAt adds a key that bucket b1 would hold as v1 and bucket b2 as v2,
+// every stripe held; after an error the table is as it was.
 func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
-	lo1, hi1 := s.t.bucketAt(b1) // both read first: their misses overlap
-	lo2, hi2 := s.t.bucketAt(b2)
+	lo1, hi1 := s.read(b1) // both read first: their misses overlap
+	lo2, hi2 := s.read(b2)
 	if !s.addTo(b1, lo1, hi1, v1) && !s.addTo(b2, lo2, hi2, v2) {
-		return c.displace(s, b1, v1, b2, v2)
+		return c.displaceAll(s, b1, v1, b2, v2)
 	}
 	c.count++
 	return nil
 }
 
-// displace is insertAt for full buckets b1 and b2, along a path. Buckets of
-// only v1 and v2 (expiring: their fingerprints) are ErrTooManyDuplicates,
-// told once the search has failed, as it must, so no insert pays the test.
-func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
+// displaceAll is insertAt for full buckets b1 and b2, along a path, every
+// stripe held. Buckets of only v1 and v2 (expiring: their keys) are
+// ErrTooManyDuplicates, told once the search has failed, as it must, so no
+// insert pays the test.
+func (c *concurrent) displaceAll(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
 	path, end := s.search(c.path, c.maxKicks, b1, v1, b2, v2)
 	if end < 0 {
-		if s.t.bucketMatches(b1, v1)+s.t.bucketMatches(b2, v2) == 2*slotsPerBucket {
+		if s.count(b1, v1)+s.count(b2, v2) == 2*slotsPerBucket {
 			return ErrTooManyDuplicates
 		}
 		return ErrFull
@@ -605,47 +759,69 @@ func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 	return nil
 }
 
-// publish makes n the table that lookups load.
+// publish makes n the table that lookups load; the caller holds every
+// stripe.
 func (c *concurrent) publish(n *ctable) {
+	c.setBatch(n)
 	c.cur.Store(n)
 	n.rec.publish(n)
 }
 
+// setBatch sets table s's count batch (unlockAdding): a growable table's,
+// so that the counts its stripes keep from approx total a 64th of the
+// stage's at most; 0 for a fixed table, which keeps no approx.
+func (c *concurrent) setBatch(s *ctable) {
+	s.batch = 0
+	if s.t.canGrow() {
+		s.batch = int32(max(1, uint64(s.t.fill)/(64*(s.smask+1))))
+	}
+}
+
 func (c *concurrent) delete(h uint64) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s := c.cur.Load()
-	if s == nil {
-		return false
+	for {
+		s := c.cur.Load()
+		if s == nil {
+			return false
+		}
+		b1, v1, b2, v2 := s.t.place(h)
+		l1, l2 := b1&s.smask, b2&s.smask
+		c.lock2(l1, l2)
+		if c.cur.Load() != s {
+			c.unlock2(s, l1, l2, 0)
+			continue
+		}
+		b, slots := [2]uint64{b1, b2}, [2][4]uint32{s.slots(b1), s.slots(b2)}
+		j, k := s.t.oldest(&slots, [2]uint32{v1, v2}, c.genV, false)
+		if k >= 0 {
+			s.replace(b[j], slots[j], uint(k), 0)
+		}
+		c.unlock2(s, l1, l2, -int64(b2i(k >= 0)))
+		return k >= 0
 	}
-	b1, v1, b2, v2 := s.t.place(h)
-	b, slots, k := s.t.oldest(b1, v1, b2, v2, c.genV, false)
-	if k < 0 {
-		return false
-	}
-	s.replace(b, slots, uint(k), 0)
-	c.count--
-	c.publishCount()
-	return true
 }
 
 // reset publishes a new empty table rather than clear the current one,
 // which would hold every stripe odd, and lookups waiting, meanwhile.
 func (c *concurrent) reset() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s := c.cur.Load()
-	if s == nil {
+	if c.cur.Load() == nil {
 		return
 	}
+	c.stop()
+	defer c.start()
+	s := c.cur.Load()
 	n := newCtable(s.t.firstShape())
 	n.rec = s.rec
 	c.publish(n)
-	c.count = 0
-	c.publishCount()
-	c.rng = c.h.seed
+	c.count, c.rng, c.genV = 0, c.h.seed, 0
 	c.gen.Store(0)
-	c.genV = 0
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // errZeroConcurrent is what needs a table returns on a zero ConcurrentFilter.

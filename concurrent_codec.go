@@ -62,36 +62,37 @@ func (f *ConcurrentFilter[T]) UnmarshalText(text []byte) error {
 }
 
 // Clone returns an independent copy of the filter as it is between two
-// writes. The clone of a zero ConcurrentFilter is zero.
+// writes, which it stops meanwhile. The clone of a zero ConcurrentFilter is
+// zero.
 func (f *ConcurrentFilter[T]) Clone() *ConcurrentFilter[T] {
 	c := &f.c
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	g := &ConcurrentFilter[T]{}
-	s := c.cur.Load()
-	if s == nil {
+	if c.cur.Load() == nil {
 		return g
 	}
+	c.stop() // every stripe held: no word changes meanwhile
+	defer c.start()
+	s := c.cur.Load()
 	r := c.reader(s.t)
-	g.c.load(&r, ctableOf(&s.t), c.maxKicks, c.rng) // writers hold mu: no word changes meanwhile
+	g.c.load(&r, ctableOf(&s.t), c.maxKicks, c.rng)
 	return g
 }
 
 // Merge adds every fingerprint that o holds to f, as Filter.Merge does,
 // with its conditions and errors; to merge another ConcurrentFilter, pass
 // its Snapshot. Lookups go on meanwhile and never miss a key: Merge fills a
-// copy of the table and publishes it once every fingerprint is in. On error
-// the filter is unchanged.
+// copy of the table and publishes it once every fingerprint is in; writers
+// wait for it. On error the filter is unchanged.
 func (f *ConcurrentFilter[T]) Merge(o *Filter[T]) error {
 	if o == nil {
 		return fmt.Errorf("%w: Merge with a nil *Filter", ErrIncompatible)
 	}
 	c := &f.c
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.cur.Load() == nil {
 		return errZeroConcurrent
 	}
+	c.stop()
+	defer c.start()
 	m := Filter[T]{c: c.snapshot()}
 	if err := m.checkMerge(o); err != nil {
 		return err
@@ -102,6 +103,5 @@ func (f *ConcurrentFilter[T]) Merge(o *Filter[T]) error {
 	s := ctableOver(m.c.t) // m's own table: the snapshot's copy or a doubling of it
 	c.count, c.rng = m.c.count, m.c.rng
 	c.publish(s)
-	c.publishCount()
 	return nil
 }

@@ -10,18 +10,18 @@ package cuckoo
 // puts the bits beside it back as they were), inside which a semi-sorted
 // bucket's remaining slots move, so an overlapping lookup reads again.
 func (c *concurrent) advance() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	s := c.cur.Load()
 	if s == nil || s.t.gens == 0 {
 		return 0
 	}
+	c.stop() // writers wait: none stores a key of the old generation after it
+	defer c.start()
+	s = c.cur.Load()
 	id := (uint(c.gen.Load()) + 1) % s.t.gens // 0 for G = 1
 	c.gen.Store(uint32(id))
 	c.genV = uint32(id) << (s.t.kbits & 31)
 	n := s.expire(s.t.expiryOf(uint32(id)))
 	c.count -= n
-	c.publishCount()
 	return n
 }
 
@@ -32,14 +32,14 @@ func (s *ctable) expire(e expiry) int {
 	n := 0
 	for b := range t.m {
 		if t.f <= 16 {
-			w := t.narrowWord(b)
+			w := s.word(b)
 			if x, _, k := t.expireIn(w, 0, &e); k != 0 {
-				s.rewriteNarrow(b, w, x)
+				s.rewrite(b, w, x, false)
 				n += k
 			}
 			continue
 		}
-		lo, hi := t.bucketAt(b)
+		lo, hi := s.read(b)
 		if lo, hi, k := t.expireIn(lo, hi, &e); k != 0 {
 			s.setBucket(b, lo, hi, false)
 			n += k
@@ -49,9 +49,10 @@ func (s *ctable) expire(e expiry) int {
 }
 
 // Advance starts a new generation of an expiring filter and returns how
-// many stored keys expired, as Filter.Advance does. It runs as writers do,
-// while lookups go on, which never miss a key live for the whole lookup. It
-// allocates nothing.
+// many stored keys expired, as Filter.Advance does. Writers wait for it;
+// lookups go on, and never miss a key live for the whole lookup. A key
+// inserted after Advance returned lives through G more calls. It allocates
+// nothing.
 func (f *ConcurrentFilter[T]) Advance() int { return f.c.advance() }
 
 // Generations is Config.Generations: 0 for a filter whose keys never expire.

@@ -6,6 +6,6 @@ package cuckoo
 // recording one) notes a ctable writer's stores; here its calls are empty.
 type recorder struct{}
 
-func (recorder) store(s *ctable, version bool, i, v uint64) {}
-func (recorder) storeBytes(s *ctable, o uint64)             {}
-func (recorder) publish(s *ctable)                          {}
+func (recorder) store(s *ctable, i, v uint64) {}
+func (recorder) flip(s *ctable, i, d uint64)  {}
+func (recorder) publish(s *ctable)            {}

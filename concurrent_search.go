@@ -2,10 +2,13 @@ package cuckoo
 
 // The concurrent filter's displacements (why, in concurrent.go). The search
 // is breadth-first, so a path is shortest: few write sessions that may make
-// a reader retry (at most 5 with the default MaxKicks). A path never visits
-// a bucket twice, so the slot a step recorded still holds its fingerprint
-// when the step is applied; a node whose bucket an ancestor has is dropped
-// (it cannot end a path: every ancestor is full).
+// a reader retry (at most 5 with the default MaxKicks), and few stripes for
+// a writer to hold. A path never visits a bucket twice, so the slot a step
+// recorded still holds its fingerprint when the step is applied, if no
+// other writer changed it meanwhile (valid tells); a node whose bucket an
+// ancestor has is dropped (it cannot end a path: every ancestor is full).
+// The search reads without a lock, atomically, as another writer may be
+// changing the buckets it reads.
 
 // searchBuckets is how many buckets a search may examine per MaxKicks: with
 // 4 it fills tables as far as the walk (0.965 of the slots for f = 8, 0.975
@@ -39,9 +42,9 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 		}
 		var slots [slotsPerBucket]uint32
 		if packed {
-			slots = t.narrowSlots(t.narrowWord(uint64(n.b)))
+			slots = t.narrowSlots(s.word(uint64(n.b)))
 		} else {
-			slots = t.bucketSlots(uint64(n.b))
+			slots = s.slots(uint64(n.b))
 		}
 		for k, v := range slots {
 			var ob uint64
@@ -55,9 +58,9 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 				return q, -1
 			}
 			budget--
-			// cap(q) = searchBuckets*MaxKicks + 2: this never reallocates.
+			// cap(q) >= searchBuckets*maxKicks + 2: this never reallocates.
 			q = append(q, pathNode{b: uint32(ob), v: ov, parent: int32(head), slot: uint8(k)})
-			if packed && t.freeMarks(t.narrowWord(ob)) != 0 || !packed && t.hasFree(ob) {
+			if packed && t.freeMarks(s.word(ob)) != 0 || !packed && t.roomIn(s.read(ob)) {
 				return q, len(q) - 1
 			}
 		}
@@ -67,13 +70,16 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 
 // moveNear is search and apply written out for the commonest displacement,
 // in a fixed table of one-word buckets: it moves the first of the values of
-// the full buckets i1 and i2 (read as w1 and w2) of a key of value v that
-// has a free slot in its other bucket, as apply would, or writes nothing
-// and reports false. Masking fingerprints (fpMask, for generation bits)
-// costs 1.4 instructions an insert (f = 13).
-func (s *ctable) moveNear(i1, w1, i2, w2 uint64, v uint32) bool {
+// the full buckets i1 and i2 (read as w1 and w2, their stripes held) of a
+// key of value v that has a free slot in its other bucket, as apply would,
+// or writes nothing and reports false. It takes the other bucket's stripe
+// if it is free (a writer holding stripes waits for none out of order), or
+// holds it already with all. Masking fingerprints (fpMask, for generation
+// bits) costs 1.4 instructions an insert (f = 13).
+func (c *concurrent) moveNear(s *ctable, i1, w1, i2, w2 uint64, v uint32, all bool) bool {
 	t := &s.t
 	packed, fpm := t.class.packedNarrow(), uint32(t.fpMask)
+	l1, l2 := i1&s.smask, i2&s.smask
 	for _, b := range [2][2]uint64{{i1, w1}, {i2, w2}} {
 		i, slots := b[0], t.narrowSlots(b[1])
 		if !packed {
@@ -81,23 +87,130 @@ func (s *ctable) moveNear(i1, w1, i2, w2 uint64, v uint32) bool {
 		}
 		for k, u := range slots {
 			o := t.alt(i, u&fpm)
-			w := t.narrowWord(o)
+			if !t.roomIn(s.word(o), 0) {
+				continue
+			}
+			lo := o & s.smask
+			mine := all || lo == l1 || lo == l2
+			if !mine && !c.tryLock(lo) {
+				continue
+			}
+			w := s.word(o) // again, held
+			moved := t.roomIn(w, 0)
 			switch {
-			case packed && t.freeMarks(w) != 0:
+			case moved && packed:
 				// addTo and replace written out (8 instructions less an insert).
 				s.fill(o*uint64(t.bbits)+t.firstSlot(t.freeMarks(w), 0), u)
 				sh := uint64(k) * uint64(t.f) & 63
-				s.setBucket(i, b[1]&^(t.slotMax<<sh)|uint64(v)<<sh, 0, false)
-			case !packed && t.roomIn(w, 0):
+				s.rewrite(i, b[1], b[1]&^(t.slotMax<<sh)|uint64(v)<<sh, false)
+			case moved:
 				s.addTo(o, w, 0, u)
 				s.replace(i, slots, uint(k), v)
-			default:
-				continue
 			}
-			return true
+			if !mine {
+				c.unlock(lo)
+			}
+			if moved {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// pathResult is what displace did.
+type pathResult uint8
+
+const (
+	pathApplied pathResult = iota // the key is in
+	pathPresent                   // the key was there already (put's unique)
+	pathAgain                     // the table was replaced: put starts again
+	pathAll                       // put must run as the one writer (putAll)
+)
+
+// stripedKicks bounds the search displace makes on its own queue, on the
+// stack, of searchBuckets*stripedKicks + 2 nodes (800 bytes, which Go
+// zeroes a call); a longer one takes the filter's queue (c.path), one
+// writer at a time (c.mu).
+const stripedKicks = 16
+
+// displace is put for full buckets b1 and b2 of table s (the key's values
+// in them v1 and v2, no generation bits): along a path found without a
+// lock, then its stripes and the key's held in ascending order, applied if
+// still there (valid), with the key in the current generation; with unique,
+// not if the key is found there meanwhile. A path whose buckets changed is
+// looked for again; none found, or a path too long to hold, gives up to
+// putAll, which tells ErrFull exactly.
+func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32, unique bool) pathResult {
+	var queue [searchBuckets*stripedKicks + 2]pathNode
+	r := c.displaceOn(queue[:0], min(c.maxKicks, stripedKicks), s, b1, v1, b2, v2, unique)
+	if r != pathAll || c.maxKicks <= stripedKicks {
+		return r
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.displaceOn(c.path, c.maxKicks, s, b1, v1, b2, v2, unique)
+}
+
+// displaceOn is displace with the search queue q of searchBuckets*kicks +
+// 2 nodes, trying twice.
+func (c *concurrent) displaceOn(q []pathNode, kicks int, s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32, unique bool) pathResult {
+	for range 2 {
+		q, end := s.search(q, kicks, b1, v1, b2, v2)
+		if end < 0 {
+			return pathAll
+		}
+		var l lockSet
+		ok := l.add(b1&s.smask) && l.add(b2&s.smask)
+		for n := end; ok && n >= 0; n = int(q[n].parent) {
+			ok = l.add(uint64(q[n].b) & s.smask)
+		}
+		if !ok {
+			return pathAll
+		}
+		c.lockSet(&l)
+		switch {
+		case c.cur.Load() != s:
+			c.unlockSet(s, &l, 0)
+			return pathAgain
+		case unique && c.refresh(s, b1, v1, b2, v2):
+			c.unlockSet(s, &l, 0)
+			return pathPresent
+		}
+		lo1, hi1 := s.read(b1) // a slot freed meanwhile takes the key
+		lo2, hi2 := s.read(b2)
+		gv := c.genV
+		done := s.addTo(b1, lo1, hi1, v1|gv) || s.addTo(b2, lo2, hi2, v2|gv)
+		if !done && s.valid(q, end) {
+			q[0].v, q[1].v = v1|gv, v2|gv // the roots: the key
+			s.apply(q, end)
+			done = true
+		}
+		c.unlockSet(s, &l, int64(b2i(done)))
+		if done {
+			return pathApplied
+		}
+	}
+	return pathAll
+}
+
+// valid reports whether the path that ends at node end of q, found without
+// a lock, is still there, its stripes held: room at its free end, and each
+// value it moves in the slot its step recorded (other is an involution: a
+// step's value as its old bucket holds it is other of the new one's).
+func (s *ctable) valid(q []pathNode, end int) bool {
+	n := q[end]
+	if !s.t.roomIn(s.read(uint64(n.b))) {
+		return false
+	}
+	for n.parent >= 0 {
+		p := q[n.parent]
+		if _, u := s.t.other(uint64(n.b), n.v); s.slots(uint64(p.b))[n.slot&3] != u {
+			return false
+		}
+		n = p
+	}
+	return true
 }
 
 // onPath reports whether bucket b is node i's or one of its ancestors'.
@@ -114,7 +227,7 @@ func onPath(q []pathNode, i int, b uint64) bool {
 // each value copied into its new bucket before its old slot is overwritten.
 func (s *ctable) apply(q []pathNode, end int) {
 	n := q[end]
-	if lo, hi := s.t.bucketAt(uint64(n.b)); !s.addTo(uint64(n.b), lo, hi, n.v) {
+	if lo, hi := s.read(uint64(n.b)); !s.addTo(uint64(n.b), lo, hi, n.v) {
 		panic("cuckoo: the free end of a displacement path is full")
 	}
 	narrow := s.t.class.packedWords()
@@ -123,7 +236,7 @@ func (s *ctable) apply(q []pathNode, end int) {
 		if narrow { // no decoding: a path's buckets are full
 			s.replaceNarrow(uint64(p.b), uint(n.slot), p.v, false)
 		} else {
-			s.replace(uint64(p.b), s.t.bucketSlots(uint64(p.b)), uint(n.slot), p.v)
+			s.replace(uint64(p.b), s.slots(uint64(p.b)), uint(n.slot), p.v)
 		}
 		n = p
 	}

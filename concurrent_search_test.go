@@ -135,7 +135,7 @@ func testMoveNear(t *testing.T, cfg Config) {
 		}
 		got := ctableOf(&s.t)
 		w1, w2 := got.t.narrowWord(i1), got.t.narrowWord(i2)
-		ok := got.moveNear(i1, w1, i2, w2, v)
+		ok := new(concurrent).moveNear(got, i1, w1, i2, w2, v, true) // every stripe held
 		if ok != oneStep {
 			t.Fatalf("key %d: moveNear %v, search found a path of one step: %v", k, ok, oneStep)
 		}

@@ -7,18 +7,19 @@ import (
 	"slices"
 )
 
-// Snapshots and encodings of a ConcurrentFilter: each reads the table under
-// the writers' mutex, between two writes, while lookups go on.
+// Snapshots and encodings of a ConcurrentFilter: each reads the table
+// holding every stripe, between two writes, which wait, while lookups go
+// on.
 
 // Snapshot returns an independent Filter copy of the filter as it is
 // between two writes: the same keys, Config and seed.
 func (f *ConcurrentFilter[T]) Snapshot() *Filter[T] {
 	c := &f.c
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.cur.Load() == nil {
 		return &Filter[T]{}
 	}
+	c.stop()
+	defer c.start()
 	return &Filter[T]{c: c.snapshot()}
 }
 
@@ -48,7 +49,7 @@ func (f *ConcurrentFilter[T]) WriteTo(w io.Writer) (int64, error) {
 }
 
 // reader is a reader of table t, the current one's copy, with the filter's
-// fields and current generation; the caller holds mu.
+// fields and current generation; the caller holds every stripe.
 func (c *concurrent) reader(t table) reader {
 	t.genV = c.genV
 	return reader{t: t, h: c.h, kind: c.kind, count: c.count, capacity: c.capacity, maxCapacity: c.maxCapacity}
@@ -57,11 +58,11 @@ func (c *concurrent) reader(t table) reader {
 // appendBinary is AppendBinary; a b without room grows to exactly the
 // encoding's size.
 func (c *concurrent) appendBinary(b []byte, family keyKind) ([]byte, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.cur.Load() == nil {
 		return b, errZeroConcurrent
 	}
+	c.stop()
+	defer c.start()
 	r := c.reader(c.cur.Load().t)
 	h := encodingHeader(&r, family, c.maxKicks, c.rng)
 	var hb [headerSize]byte
@@ -73,7 +74,8 @@ func (c *concurrent) appendBinary(b []byte, family keyKind) ([]byte, error) {
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
 }
 
-// snapshot is a Filter's core with a copy of the table; the caller holds mu.
+// snapshot is a Filter's core with a copy of the table; the caller holds
+// every stripe.
 func (c *concurrent) snapshot() core {
 	s := c.cur.Load()
 	t := s.t

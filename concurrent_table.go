@@ -15,6 +15,7 @@ type ctable struct {
 	words []uint64        // the table's bytes, then padding (ctableWords)
 	seq   []atomic.Uint64 // a version per stripe of buckets: stripe(b) = b & smask
 	smask uint64          // len(seq) - 1, a power of two minus one
+	batch int32           // a growable table's count batch (concurrent.added), set before publication
 	t     table           // the table, whose data is words' memory
 	rec   recorder        // empty but in the model test's build (concurrent_record.go)
 }
@@ -47,11 +48,15 @@ func ctableOver(t table) *ctable {
 	s := &ctable{t: t}
 	s.words = unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(t.data))), n)
 	s.t.data = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s.words))), n*8)
-	stripes := min(maxStripes, max(2, uint64(1)<<bits.Len64(t.m-1))) // a power of two
+	stripes := stripesFor(t.m)
 	s.seq = make([]atomic.Uint64, stripes)
 	s.smask = stripes - 1
 	return s
 }
+
+// stripesFor is the stripes of a table of m buckets: the smallest power of
+// two at least m, 2 to maxStripes.
+func stripesFor(m uint64) uint64 { return min(maxStripes, max(2, uint64(1)<<bits.Len64(m-1))) }
 
 // ctableOf is a ctable holding a copy of t's buckets.
 func ctableOf(t *table) *ctable {
@@ -120,51 +125,63 @@ func (s *ctable) read(b uint64) (lo, hi uint64) {
 	return join(w0, w1, sh), join(w1, w2, sh)
 }
 
-// fill sets the empty slot at bit p to v with a release store to each of
-// its one or two words, or where unalignedLoads one 8-byte store of its
-// bytes. A reader may see any part of the new bits (no x86 vendor promises
-// a misaligned store is seen whole): safe, as a fill removes nothing.
-func (s *ctable) fill(p uint64, v uint32) {
-	if unalignedLoads {
-		a := (*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), p>>3))
-		storeRelease(a, *a|uint64(v)<<(p&7))
-		s.rec.storeBytes(s, p>>3)
-		return
-	}
-	i, sh := p>>6, p&63
-	w := s.pair(i)
-	x := le64(le64(w[0]) | uint64(v)<<sh) // unchanged if v lies in word i+1
-	storeRelease(&w[0], x)
-	s.rec.store(s, false, i, x)
-	if x := uint64(v) >> 1 >> (63 - sh); x != 0 { // the bits past word i; none when sh == 0
-		x = le64(le64(w[1]) | x)
-		storeRelease(&w[1], x)
-		s.rec.store(s, false, i+1, x)
+// The writers' stores. A writer changes only buckets of the stripes it
+// holds (concurrent_locks.go), but neighbouring buckets share words and may
+// lie in stripes other writers hold, so a bucket's bits change by xoring
+// their difference into each word they span atomically (flip; an or for a
+// fill), which leaves the word's other bits as they are whatever other
+// writers do to them meanwhile. Words are read atomically for the same
+// reason (read, word).
+
+// flip xors d (as le64 gives it), bits of a bucket the caller holds, into
+// word i.
+func (s *ctable) flip(i, d uint64) {
+	p := &s.words[i]
+	for {
+		old := atomic.LoadUint64(p)
+		if atomic.CompareAndSwapUint64(p, old, old^d) {
+			s.rec.flip(s, i, d)
+			return
+		}
 	}
 }
 
-// pair is words i to i+2, for the writer, without a bounds check.
-func (s *ctable) pair(i uint64) *[3]uint64 {
-	return (*[3]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), i*8))
+// or ors d (as le64 gives it), bits of an empty slot of a bucket the caller
+// holds, into word i: one instruction (LOCK OR) on amd64.
+func (s *ctable) or(i, d uint64) {
+	atomic.OrUint64(&s.words[i], d)
+	s.rec.flip(s, i, d)
+}
+
+// word is one-word bucket b (f <= 16), read atomically.
+func (s *ctable) word(b uint64) uint64 {
+	return loadNarrow(unsafe.Pointer(unsafe.SliceData(s.words)), b*uint64(s.t.bbits))
+}
+
+// slots is bucket b's values, read atomically, as decode orders them.
+func (s *ctable) slots(b uint64) [4]uint32 { return s.t.decode(s.read(b)) }
+
+// fill sets the empty slot at bit p to v, in its one or two words. A
+// reader may see either part first: safe, as a fill removes nothing.
+func (s *ctable) fill(p uint64, v uint32) {
+	i, sh := p>>6, p&63
+	s.or(i, le64(uint64(v)<<sh))
+	if x := uint64(v) >> 1 >> (63 - sh); x != 0 { // the bits past word i; none when sh == 0
+		s.or(i+1, le64(x))
+	}
 }
 
 // bump opens or closes a write session on bucket b: its stripe's version is
-// odd within it.
+// odd within it. Only the stripe's holder bumps it.
 func (s *ctable) bump(b uint64) {
 	v := s.seq[b&s.smask].Add(1)
-	s.rec.store(s, true, b&s.smask, v)
+	s.rec.store(s, b&s.smask, v)
 }
 
-// store sets word i to w (as le64 gives it) with a release store.
-func (s *ctable) store(i, w uint64) {
-	storeRelease(&s.words[i], w)
-	s.rec.store(s, false, i, w)
-}
-
-// setBucket stores (lo, hi), ignoring bits past the bucket's, as bucket b,
-// each changed word with a release store. An insert (the new value holds
-// every old one) that changes one word needs no write session: the bucket
-// before or after the store holds every key a reader must find.
+// setBucket stores (lo, hi), ignoring bits past the bucket's, as bucket b.
+// An insert (the new value holds every old one) that changes one word
+// needs no write session: the bucket before or after the store holds every
+// key a reader must find.
 func (s *ctable) setBucket(b, lo, hi uint64, insert bool) {
 	if s.t.f <= 16 {
 		s.setNarrow(b, lo, insert)
@@ -173,15 +190,13 @@ func (s *ctable) setBucket(b, lo, hi uint64, insert bool) {
 	p := b * uint64(s.t.bbits)
 	i, sh := p>>6, p&63
 	mlo, mhi := bucketMask(s.t.bbits)
-	lo, hi = lo&mlo, hi&mhi
-	// Shifted up by sh, value and mask span up to three words; a shift by 64 gives 0.
-	v := [3]uint64{lo << sh, hi<<sh | lo>>(64-sh), hi >> (64 - sh)}
-	m := [3]uint64{mlo << sh, mhi<<sh | mlo>>(64-sh), mhi >> (64 - sh)}
-	w := s.pair(i)
-	var x [3]uint64
+	olo, ohi := s.read(b)
+	lo, hi = (lo^olo)&mlo, (hi^ohi)&mhi // the bits that change
+	// Shifted up by sh, they span up to three words; a shift by 64 gives 0.
+	d := [3]uint64{lo << sh, hi<<sh | lo>>(64-sh), hi >> (64 - sh)}
 	changed := 0
-	for k := range uint64(3) {
-		if x[k] = le64(le64(w[k])&^m[k] | v[k]); x[k] != w[k] {
+	for _, x := range d {
+		if x != 0 {
 			changed++
 		}
 	}
@@ -189,9 +204,9 @@ func (s *ctable) setBucket(b, lo, hi uint64, insert bool) {
 	if session {
 		s.bump(b)
 	}
-	for k := range uint64(3) {
-		if x[k] != w[k] {
-			s.store(i+k, x[k])
+	for k, x := range d {
+		if x != 0 {
+			s.flip(i+uint64(k), le64(x))
 		}
 	}
 	if session {
@@ -199,59 +214,33 @@ func (s *ctable) setBucket(b, lo, hi uint64, insert bool) {
 	}
 }
 
-// setNarrow is setBucket for a bucket x of at most 64 bits; where
-// unalignedLoads a session across two words is one 8-byte store. The
+// setNarrow is setBucket for a bucket x of at most 64 bits. The
 // semi-sorted insert calls it directly, as setBucket's frame is large (549
 // instructions an insert, not 563, f = 13, conc semi).
 func (s *ctable) setNarrow(b, x uint64, insert bool) {
+	s.rewrite(b, s.word(b), x, insert)
+}
+
+// rewrite is setNarrow for bucket b read as w.
+func (s *ctable) rewrite(b, w, x uint64, insert bool) {
 	n := uint64(s.t.bbits)
 	p := b * n
 	i, sh := p>>6, p&63
-	w := s.pair(i)
-	d := (join(le64(w[0]), le64(w[1]), sh) ^ x) & (^uint64(0) >> ((64 - n) & 63))
-	d0, d1 := d<<sh, d>>1>>(63-sh)      // word i's part, word i+1's; shifts below 64
-	if insert && (d0 == 0 || d1 == 0) { // one word changes, or none
-		if d0 != 0 {
-			s.store(i, w[0]^le64(d0))
-		} else if d1 != 0 {
-			s.store(i+1, w[1]^le64(d1))
-		}
-		return
-	}
-	s.bump(b)
-	if unalignedLoads && d0 != 0 && d1 != 0 && p&7+n <= 64 {
-		a := (*uint64)(unsafe.Add(unsafe.Pointer(w), sh>>3))
-		storeRelease(a, *a^d<<(p&7))
-		s.rec.storeBytes(s, p>>3)
-	} else {
-		if d0 != 0 {
-			s.store(i, w[0]^le64(d0))
-		}
-		if d1 != 0 {
-			s.store(i+1, w[1]^le64(d1))
-		}
-	}
-	s.bump(b)
-}
-
-// rewriteNarrow is setNarrow outside an insert, for Advance, of bucket b
-// read as w (setNarrow reads it again: 123 instructions a bucket, f = 13,
-// G = 4, conc gen): one session, one 8-byte store where unalignedLoads,
-// which holds the bucket, as the expiring classes that call it have
-// buckets of at most 60 bits when they start 4 bits into a byte.
-func (s *ctable) rewriteNarrow(b, w, x uint64) {
-	if !unalignedLoads {
-		s.setNarrow(b, x, false)
-		return
-	}
-	n := uint64(s.t.bbits)
-	p := b * n
 	d := (w ^ x) & (^uint64(0) >> ((64 - n) & 63))
-	a := (*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.words)), p>>3))
-	s.bump(b)
-	storeRelease(a, *a^d<<(p&7))
-	s.rec.storeBytes(s, p>>3)
-	s.bump(b)
+	d0, d1 := d<<sh, d>>1>>(63-sh) // word i's part, word i+1's; shifts below 64
+	session := !insert || d0 != 0 && d1 != 0
+	if session {
+		s.bump(b)
+	}
+	if d0 != 0 {
+		s.flip(i, le64(d0))
+	}
+	if d1 != 0 {
+		s.flip(i+1, le64(d1))
+	}
+	if session {
+		s.bump(b)
+	}
 }
 
 // addTo puts v into an empty slot of bucket b, read as (lo, hi), and
@@ -296,5 +285,6 @@ func (s *ctable) replace(b uint64, vs [4]uint32, k uint, v uint32) {
 func (s *ctable) replaceNarrow(b uint64, k uint, v uint32, empty bool) {
 	t := &s.t
 	sh := uint64(k&3) * uint64(t.f) & 63
-	s.setBucket(b, t.narrowWord(b)&^(t.slotMax<<sh)|uint64(v)<<sh, 0, empty)
+	w := s.word(b)
+	s.rewrite(b, w, w&^(t.slotMax<<sh)|uint64(v)<<sh, empty)
 }

@@ -40,26 +40,30 @@ func (t *table) age(v uint32, gen uint) uint {
 	return gen - id
 }
 
-// oldest finds the oldest slot holding the key that buckets b1 and b2 hold
-// as v1 and v2 (the youngest if young), genV the current generation's bits
-// (a ConcurrentFilter's table does not keep them): its bucket, the bucket's
-// slots and its index among them, or k < 0 if neither holds the key. In a
+// oldest finds, among the slots s of a key's two buckets, which hold the
+// key as v, its oldest copy (the youngest if young), genV the current
+// generation's bits (a ConcurrentFilter's table does not keep them): the
+// bucket, 0 or 1, and the slot, or k < 0 if neither holds the key. In a
 // table whose keys never expire, every slot is as old: the first.
-func (t *table) oldest(b1 uint64, v1 uint32, b2 uint64, v2 uint32, genV uint32, young bool) (b uint64, s [4]uint32, k int) {
+func (t *table) oldest(s *[2][4]uint32, v [2]uint32, genV uint32, young bool) (j, k int) {
 	k, best, gen := -1, uint(0), uint(genV>>(t.kbits&31))
-	bs, vs := [2]uint64{b1, b2}, [2]uint32{v1, v2}
-	for i, bi := range bs {
-		slots := t.bucketSlots(bi)
-		for j, v := range slots {
-			if (v^vs[i])&uint32(t.keyMask) != 0 { // a key is never 0: nor an empty slot
+	for i := range s {
+		for n, x := range s[i] {
+			if (x^v[i])&uint32(t.keyMask) != 0 { // a key is never 0: nor an empty slot
 				continue
 			}
-			if a := t.age(v, gen); k < 0 || young && a < best || !young && a > best {
-				b, s, k, best = bi, slots, j, a
+			if a := t.age(x, gen); k < 0 || young && a < best || !young && a > best {
+				j, k, best = i, n, a
 			}
 		}
 	}
-	return b, s, k
+	return j, k
+}
+
+// copies is place(h) and the slots of both buckets, for oldest.
+func (t *table) copies(h uint64) (b [2]uint64, v [2]uint32, s [2][4]uint32) {
+	b[0], v[0], b[1], v[1] = t.place(h)
+	return b, v, [2][4]uint32{t.bucketSlots(b[0]), t.bucketSlots(b[1])}
 }
 
 // expire clears the slots of generation id and returns how many.
@@ -97,20 +101,13 @@ func (t *table) expire(id uint) int {
 	return n
 }
 
-// youngest finds the youngest copy of the key of hash h, as oldest does,
-// and the value that refreshes it, its key in the current generation.
-func (t *table) youngest(h uint64, genV uint32) (b uint64, s [4]uint32, k int, v uint32) {
-	b1, v1, b2, v2 := t.place(h)
-	b, s, k = t.oldest(b1, v1, b2, v2, genV, true)
-	return b, s, k, s[k&3]&uint32(t.keyMask) | genV
-}
-
 // insertUniqueExpiring is InsertUnique for an expiring table: a present
 // key's youngest copy moves to the current generation, in place.
 func (c *core) insertUniqueExpiring(h uint64) (bool, error) {
-	if b, s, k, v := c.t.youngest(h, c.t.genV); k >= 0 {
-		if s[k] != v {
-			c.t.replace(b, s, uint(k), v)
+	b, v, s := c.t.copies(h)
+	if j, k := c.t.oldest(&s, v, c.t.genV, true); k >= 0 {
+		if x := s[j][k]&uint32(c.t.keyMask) | c.t.genV; s[j][k] != x {
+			c.t.replace(b[j], s[j], uint(k), x)
 		}
 		return false, nil
 	}
@@ -125,12 +122,12 @@ func (c *core) delete(h uint64) bool {
 	if c.t.data == nil {
 		return false
 	}
-	b1, v1, b2, v2 := c.t.place(h)
-	b, s, k := c.t.oldest(b1, v1, b2, v2, c.t.genV, false)
+	b, v, s := c.t.copies(h)
+	j, k := c.t.oldest(&s, v, c.t.genV, false)
 	if k < 0 {
 		return false
 	}
-	c.t.replace(b, s, uint(k), 0)
+	c.t.replace(b[j], s[j], uint(k), 0)
 	c.count--
 	return true
 }

@@ -8,3 +8,4 @@ TEXT ·storeRelease(SB), NOSPLIT, $0-16
 	MOVQ v+8(FP), BX
 	MOVQ BX, 0(AX)
 	RET
+
