@@ -10,7 +10,8 @@ import (
 // Deduplicating a stream: InsertUnique adds a key only if the filter does
 // not already report it, and says whether it did. A false positive makes it
 // drop a key seen for the first time (about one in a thousand here), never
-// let a repeat through.
+// let a repeat through. An error means the key was not stored, never that it
+// was a repeat.
 func ExampleFilter_InsertUnique() {
 	seen, err := cuckoo.New[string](cuckoo.Config{Capacity: 10_000, FalsePositiveRate: 0.001})
 	if err != nil {
@@ -19,7 +20,7 @@ func ExampleFilter_InsertUnique() {
 	for _, event := range []string{"a", "b", "a", "c", "b", "a"} {
 		added, err := seen.InsertUnique(event)
 		if err != nil {
-			log.Fatal(err) // ErrFull: the filter needs a larger Capacity or MaxCapacity
+			log.Fatal(err) // ErrFull: not stored; raise Capacity or set MaxCapacity
 		}
 		if added {
 			fmt.Println("new:", event)

@@ -32,9 +32,14 @@ func Example_mmap() {
 		log.Fatal(err)
 	}
 	for b := range 3 {
-		f, _ := cuckoo.New[string](cuckoo.Config{Capacity: 1000})
+		f, err := cuckoo.New[string](cuckoo.Config{Capacity: 1000})
+		if err != nil {
+			log.Fatal(err)
+		}
 		for i := range 1000 {
-			_ = f.Insert(fmt.Sprintf("block%d/key%d", b, i))
+			if err := f.Insert(fmt.Sprintf("block%d/key%d", b, i)); err != nil {
+				log.Fatal(err)
+			}
 		}
 		if _, err := f.WriteTo(out); err != nil {
 			log.Fatal(err)

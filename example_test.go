@@ -24,9 +24,15 @@ func Example() {
 }
 
 func Example_delete() {
-	f, _ := cuckoo.New[uint64](cuckoo.Config{Capacity: 100})
-	_ = f.Insert(42)
-	_ = f.Insert(42)
+	f, err := cuckoo.New[uint64](cuckoo.Config{Capacity: 100})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for range 2 {
+		if err := f.Insert(42); err != nil {
+			log.Fatal(err)
+		}
+	}
 	fmt.Println(f.Count(42))
 	f.Delete(42)
 	fmt.Println(f.Count(42), f.Contains(42))
@@ -39,8 +45,10 @@ func Example_delete() {
 }
 
 func Example_duplicates() {
-	f, _ := cuckoo.New[string](cuckoo.Config{Capacity: 100})
-	var err error
+	f, err := cuckoo.New[string](cuckoo.Config{Capacity: 100})
+	if err != nil {
+		log.Fatal(err)
+	}
 	for i := 0; i < 9 && err == nil; i++ {
 		err = f.Insert("same")
 	}
@@ -54,8 +62,14 @@ func Example_hashOnce() {
 	cfg := cuckoo.Config{Capacity: 1000, Seed: 7}
 	blocks := make([]*cuckoo.Filter[string], 4)
 	for i := range blocks {
-		blocks[i], _ = cuckoo.New[string](cfg)
-		_ = blocks[i].Insert(fmt.Sprintf("key-%d", i))
+		f, err := cuckoo.New[string](cfg)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := f.Insert(fmt.Sprintf("key-%d", i)); err != nil {
+			log.Fatal(err)
+		}
+		blocks[i] = f
 	}
 	h := blocks[0].Hash("key-2")
 	for i, b := range blocks {
@@ -67,9 +81,14 @@ func Example_hashOnce() {
 }
 
 func ExampleFilter_ContainsBatch() {
-	f, _ := cuckoo.New[uint64](cuckoo.Config{Capacity: 1000})
+	f, err := cuckoo.New[uint64](cuckoo.Config{Capacity: 1000})
+	if err != nil {
+		log.Fatal(err)
+	}
 	for k := uint64(0); k < 500; k++ {
-		_ = f.Insert(k)
+		if err := f.Insert(k); err != nil {
+			log.Fatal(err)
+		}
 	}
 	keys := []uint64{1, 2, 3, 1000, 2000}
 	found := make([]bool, len(keys))
@@ -79,23 +98,38 @@ func ExampleFilter_ContainsBatch() {
 }
 
 // Filters built in parallel, one per worker, become one with Merge: they
-// must share the Config (Seed, width, layout, sizes).
+// must share the Config (Seed, width, layout, sizes). A worker whose insert
+// fails stops and reports its error, so no part is merged with keys missing.
 func ExampleFilter_Merge() {
 	cfg := cuckoo.Config{Capacity: 1000, MaxCapacity: 100_000}
 	parts := make([]*cuckoo.Filter[int], 4)
+	errs := make([]error, len(parts))
 	var wg sync.WaitGroup
 	for w := range parts {
-		parts[w], _ = cuckoo.New[int](cfg)
+		f, err := cuckoo.New[int](cfg)
+		if err != nil {
+			log.Fatal(err)
+		}
+		parts[w] = f
 		wg.Add(1)
 		go func() { // each worker fills its own filter
 			defer wg.Done()
 			for i := w; i < 40_000; i += len(parts) {
-				_ = parts[w].Insert(i)
+				if err := f.Insert(i); err != nil {
+					errs[w] = err
+					return
+				}
 			}
 		}()
 	}
 	wg.Wait()
-	all, _ := cuckoo.New[int](cfg)
+	if err := errors.Join(errs...); err != nil {
+		log.Fatal(err)
+	}
+	all, err := cuckoo.New[int](cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
 	for _, p := range parts {
 		if err := all.Merge(p); err != nil {
 			log.Fatal(err)
