@@ -462,6 +462,9 @@ func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 	default:
 		h = c.h.key(k, p)
 	}
+	if s := c.cur.Load(); s.t.class.oneWord() && c.fillWords(s, h) == pathApplied {
+		return nil // the common case without put's call
+	}
 	_, err := c.put(h, false)
 	return err
 }
@@ -508,45 +511,26 @@ func (c *concurrent) put(h uint64, unique bool) (bool, error) {
 	for {
 		s := c.cur.Load()
 		t := &s.t
-		if t.canGrow() && c.approx.Load() >= int64(t.fill)-int64(s.batch)*int64(s.smask+1) {
+		if !unique && t.class.oneWord() {
+			switch c.fillWords(s, h) {
+			case pathApplied:
+				return true, nil
+			case pathAgain:
+				continue
+			}
+		} else if t.canGrow() && c.approx.Load() >= int64(t.fill)-int64(s.batch)*int64(s.smask+1) {
 			return c.putAll(h, unique) // the stage may be full: doubles first
 		}
-		var b1, b2 uint64
-		var v1, v2 uint32
-		if t.g == 0 { // place, inline
-			v1, b1 = t.locate(h)
-			b2, v2 = t.alt(b1, v1), v1
-		} else {
-			b1, v1, b2, v2 = t.place(h)
-		}
-		if !unique {
-			if added, again := c.fill(s, b1, v1, b2, v2); added {
+		b1, v1, b2, v2 := t.place(h)
+		if !unique && !t.class.oneWord() {
+			switch c.fillAny(s, b1, v1, b2, v2) {
+			case pathApplied:
 				return true, nil
-			} else if again {
+			case pathAgain:
 				continue
 			}
 		}
-		l1, l2 := b1&s.smask, b2&s.smask
-		c.lock2(l1, l2)
-		if c.cur.Load() != s {
-			c.unlock2(s, l1, l2, 0)
-			continue
-		}
-		if unique && c.refresh(s, b1, v1, b2, v2) {
-			c.unlock2(s, l1, l2, 0)
-			return false, nil
-		}
-		gv := c.genV
-		lo1, hi1 := s.read(b1) // both read first: their misses overlap
-		lo2, hi2 := s.read(b2)
-		// moveNear reads 8 buckets, within search's budget for MaxKicks >= 2.
-		ok := s.addTo(b1, lo1, hi1, v1|gv) || s.addTo(b2, lo2, hi2, v2|gv) ||
-			t.class.oneWord() && c.maxKicks >= 2 && c.moveNear(s, b1, lo1, b2, lo2, v1|gv, false)
-		c.unlock2(s, l1, l2, int64(b2i(ok)))
-		if ok {
-			return true, nil
-		}
-		switch c.displace(s, b1, v1, b2, v2, unique) {
+		switch c.putHeld(s, b1, v1, b2, v2, unique) {
 		case pathApplied:
 			return true, nil
 		case pathPresent:
@@ -558,57 +542,64 @@ func (c *concurrent) put(h uint64, unique bool) (bool, error) {
 	}
 }
 
-// fill is put's common case: a free slot in either bucket, read without a
-// lock, filled holding its stripe alone; again if the table was replaced.
-// A table of one-word buckets, fixed or expiring, is filled written out.
-func (c *concurrent) fill(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) (added, again bool) {
+// fillWords is put's common case in a table of one-word buckets, fixed or
+// expiring: a free slot in either bucket, read without a lock, filled
+// holding its stripe alone; written out, lock and unlockAdding too (about
+// 40 instructions an insert). pathAll: both buckets are full.
+func (c *concurrent) fillWords(s *ctable, h uint64) pathResult {
 	t := &s.t
-	if !t.class.oneWord() {
-		return c.fillAny(s, b1, v1, b2, v2)
-	}
-	w1, w2 := s.word(b1), s.word(b2) // both read first: their misses overlap
-	b, v, w := b1, v1, w1
-	if !t.roomIn(w1, 0) {
-		if !t.roomIn(w2, 0) {
-			return false, false
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	w1, w2 := s.word(i1), s.word(i2) // both read first: their misses overlap
+	i, w := i1, w1
+	if !t.wordRoom(w1) {
+		if !t.wordRoom(w2) {
+			return pathAll
 		}
-		b, v, w = b2, v2, w2
+		i, w = i2, w2
 	}
-	// lock and unlockAdding, written out (about 40 instructions an insert).
-	l := &c.locks[b&s.smask]
+	l := &c.locks[i&s.smask]
 	x := l.state.Load()
 	if x&1 != 0 || !l.state.CompareAndSwap(x, x|1) {
 		x = c.wait(l)
 	}
-	if c.cur.Load() != s {
-		storeRelease((*uint64)(unsafe.Pointer(&l.state)), x)
-		return false, true
-	}
-	if y := s.word(b); y != w { // again, held: another writer may have filled the slot
-		if w = y; !t.roomIn(w, 0) {
-			storeRelease((*uint64)(unsafe.Pointer(&l.state)), x)
-			return false, false
+	r := pathAgain
+	if c.cur.Load() == s {
+		r = pathAll
+		// Again, held: another writer may have filled the slot.
+		if y := s.word(i); y == w || t.wordRoom(y) {
+			v := fp | c.genV        // 0 if keys never expire
+			if t.layout == Packed { // an empty slot: no write session needed
+				s.fill(i*uint64(t.bbits)+t.firstSlot(t.freeMarks(y), 0), v)
+			} else {
+				s.rewrite(i, y, t.semiWith(y, v), true)
+			}
+			x, r = x+2, pathApplied // one key more
 		}
 	}
-	v |= c.genV // 0 if keys never expire
-	if t.layout == Packed { // an empty slot: no write session needed
-		s.fill(b*uint64(t.bbits)+t.firstSlot(t.freeMarks(w), 0), v)
-	} else {
-		s.rewrite(b, w, t.semiWith(w, v), true)
-	}
-	storeRelease((*uint64)(unsafe.Pointer(&l.state)), x+2) // one key more
-	return true, false
+	storeRelease((*uint64)(unsafe.Pointer(&l.state)), x)
+	return r
 }
 
-// fillAny is fill for the other tables.
-func (c *concurrent) fillAny(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) (added, again bool) {
+// wordRoom is roomIn for a one-word bucket w, the layout's test written
+// out (roomIn's borrow across two words costs 6 instructions an insert).
+func (t *table) wordRoom(w uint64) bool {
+	if t.layout == Packed {
+		return t.freeMarks(w) != 0
+	}
+	return t.semiFree(w)
+}
+
+// fillAny is fillWords for the other tables, growable too, given the key's
+// buckets and their values.
+func (c *concurrent) fillAny(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) pathResult {
 	t := &s.t
 	lo1, hi1 := s.read(b1) // both read first: their misses overlap
 	lo2, hi2 := s.read(b2)
 	b, v := b1, v1
 	if !t.roomIn(lo1, hi1) {
 		if !t.roomIn(lo2, hi2) {
-			return false, false
+			return pathAll
 		}
 		b, v = b2, v2
 	}
@@ -616,12 +607,42 @@ func (c *concurrent) fillAny(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint
 	c.lock(l)
 	if c.cur.Load() != s {
 		c.unlock(l)
-		return false, true
+		return pathAgain
 	}
 	lo, hi := s.read(b) // again, held: another writer may have filled the slot
-	added = s.addTo(b, lo, hi, v|c.genV)
+	added := s.addTo(b, lo, hi, v|c.genV)
 	c.unlockAdding(s, l, int64(b2i(added)))
-	return added, false
+	if added {
+		return pathApplied
+	}
+	return pathAll
+}
+
+// putHeld is put with both buckets' stripes held: a refresh (unique), a
+// free slot, a one-step move; else a path (displace).
+func (c *concurrent) putHeld(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32, unique bool) pathResult {
+	t := &s.t
+	l1, l2 := b1&s.smask, b2&s.smask
+	c.lock2(l1, l2)
+	if c.cur.Load() != s {
+		c.unlock2(s, l1, l2, 0)
+		return pathAgain
+	}
+	if unique && c.refresh(s, b1, v1, b2, v2) {
+		c.unlock2(s, l1, l2, 0)
+		return pathPresent
+	}
+	gv := c.genV
+	lo1, hi1 := s.read(b1) // both read first: their misses overlap
+	lo2, hi2 := s.read(b2)
+	// moveNear reads 8 buckets, within search's budget for MaxKicks >= 2.
+	ok := (t.roomIn(lo1, hi1) || t.roomIn(lo2, hi2)) && (s.addTo(b1, lo1, hi1, v1|gv) || s.addTo(b2, lo2, hi2, v2|gv)) ||
+		t.class.oneWord() && c.maxKicks >= 2 && c.moveNear(s, b1, lo1, b2, lo2, v1|gv, false)
+	c.unlock2(s, l1, l2, int64(b2i(ok)))
+	if ok {
+		return pathApplied
+	}
+	return c.displace(s, b1, v1, b2, v2, unique)
 }
 
 // refresh reports whether buckets b1 and b2, whose stripes the caller

@@ -30,9 +30,12 @@ func locksFor(m uint64) []stripeLock { return make([]stripeLock, stripesFor(m)) 
 const spinTries = 64
 
 // lock takes stripe i, waiting while another writer holds it.
-func (c *concurrent) lock(i uint64) {
-	if !c.tryLock(i) {
-		c.wait(&c.locks[i])
+func (c *concurrent) lock(i uint64) { c.locks[i].lock(c) }
+
+// lock is concurrent.lock of stripe l, its compare-and-swap inline.
+func (l *stripeLock) lock(c *concurrent) {
+	if x := l.state.Load(); x&1 != 0 || !l.state.CompareAndSwap(x, x|1) {
+		c.wait(l)
 	}
 }
 
@@ -59,7 +62,12 @@ func (c *concurrent) wait(l *stripeLock) uint64 {
 }
 
 // unlock releases stripe i: a release store, all an unlock needs.
-func (c *concurrent) unlock(i uint64) { c.unlockAdding(nil, i, 0) }
+func (c *concurrent) unlock(i uint64) { c.locks[i].unlock() }
+
+// unlock is concurrent.unlock of stripe l.
+func (l *stripeLock) unlock() {
+	storeRelease((*uint64)(unsafe.Pointer(&l.state)), l.state.Load()&^1)
+}
 
 // unlockAdding releases stripe i of table s, whose holder added d keys
 // (removed, for d < 0), in the same store. In a growable table the change
@@ -84,19 +92,17 @@ func (c *concurrent) pending(s *ctable, l *stripeLock, d int64) {
 
 // lock2 takes stripes a and b, in ascending order; they may be one.
 func (c *concurrent) lock2(a, b uint64) {
-	if a > b {
-		a, b = b, a
-	}
-	c.lock(a)
+	l := c.locks[:len(c.locks):len(c.locks)]
+	l[min(a, b)].lock(c)
 	if b != a {
-		c.lock(b)
+		l[max(a, b)].lock(c)
 	}
 }
 
 // unlock2 releases stripes a and b, a's holder having added d keys.
 func (c *concurrent) unlock2(s *ctable, a, b uint64, d int64) {
 	if b != a {
-		c.unlock(b)
+		c.locks[b].unlock()
 	}
 	c.unlockAdding(s, a, d)
 }

@@ -203,9 +203,16 @@ func (s *ctable) valid(q []pathNode, end int) bool {
 	if !s.t.roomIn(s.read(uint64(n.b))) {
 		return false
 	}
+	packed := s.t.class.packedWords()
 	for n.parent >= 0 {
 		p := q[n.parent]
-		if _, u := s.t.other(uint64(n.b), n.v); s.slots(uint64(p.b))[n.slot&3] != u {
+		var slots [4]uint32
+		if packed { // without decode's call, as search
+			slots = s.t.narrowSlots(s.word(uint64(p.b)))
+		} else {
+			slots = s.slots(uint64(p.b))
+		}
+		if _, u := s.t.other(uint64(n.b), n.v); slots[n.slot&3] != u {
 			return false
 		}
 		n = p

@@ -11,7 +11,8 @@
 // filter semi-sorted; grow makes it growable from N/1024 to N; conc makes it
 // a ConcurrentFilter; batch inserts with one InsertBatch instead of a loop
 // of Insert and, for a Filter, looks the keys up with ContainsBatch; gen makes its keys expire (Config.Generations 4), inserted in
-// the current generation. advance calls Advance REPS times after the fill
+// the current generation; half doubles the Capacity (and MaxCapacity),
+// so that inserts seldom displace. advance calls Advance REPS times after the fill
 // instead of looking keys up (on a filter of 4 generations whose fill took
 // one Advance every N/4 keys, so that each Advance clears a quarter of the
 // keys and then finds none of its generation); buckets prints the filter's
@@ -126,6 +127,9 @@ func main() {
 			cfg.Generations, advance = 4, true
 		case "buckets":
 			buckets = true
+		case "half": // twice the Capacity: inserts into free slots, few displacements
+			cfg.Capacity *= 2
+			cfg.MaxCapacity *= 2
 		}
 	}
 	keys := make([]uint64, n)

@@ -1,0 +1,239 @@
+package cuckoo
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// Many writers at once (ConcurrentFilter's stripe locks, concurrent_locks.go).
+
+// writerConfigs are the filters the many-writer tests run on: both
+// layouts, narrow and wide slots, growable and expiring ones.
+func writerConfigs(n int) map[string]Config {
+	return map[string]Config{
+		"Packed/f=13":             {Capacity: n},
+		"SemiSorted/f=13":         {Capacity: n, Layout: SemiSorted},
+		"Packed/f=20":             {Capacity: n, FingerprintBits: 20},
+		"SemiSorted/f=24":         {Capacity: n, FingerprintBits: 24, Layout: SemiSorted},
+		"Packed/f=8":              {Capacity: n, FingerprintBits: 8},
+		"Packed/growable":         {Capacity: n / 16, MaxCapacity: n},
+		"SemiSorted/growable":     {Capacity: n / 16, MaxCapacity: n, Layout: SemiSorted},
+		"Packed/G=4":              {Capacity: n, Generations: 4},
+		"SemiSorted/G=4":          {Capacity: n, Generations: 4, Layout: SemiSorted},
+		"Packed/growable/G=4":     {Capacity: n / 8, MaxCapacity: n, Generations: 4},
+		"SemiSorted/growable/G=3": {Capacity: n / 8, MaxCapacity: n, Generations: 3, Layout: SemiSorted},
+	}
+}
+
+// TestConcurrentWriters has 2, 4 and 8 goroutines insert their own keys
+// into one filter at once, up to its (max) capacity, and delete some of
+// them again, while readers check the keys each writer has published as
+// stored: none is ever missing. Afterwards every stored key is found and
+// Len is exact.
+func TestConcurrentWriters(t *testing.T) {
+	n := 20000
+	if testing.Short() {
+		n = 6000
+	}
+	for name, cfg := range writerConfigs(n) {
+		for _, writers := range []int{2, 4, 8} {
+			t.Run(fmt.Sprintf("%s/writers=%d", name, writers), func(t *testing.T) {
+				testWriters(t, cfg, writers)
+			})
+		}
+	}
+}
+
+func testWriters(t *testing.T, cfg Config, writers int) {
+	f := mustNewConcurrent[uint64](t, cfg)
+	total := max(cfg.Capacity, cfg.MaxCapacity) * 9 / 10
+	per := total / writers
+	// done[w] is how many of writer w's keys are in: reader goroutines check
+	// keys below it (less the deleted ones, every tenth).
+	done := make([]atomic.Int64, writers)
+	var stop atomic.Bool
+	var lost atomic.Int64
+	var rg sync.WaitGroup
+	for r := range 2 {
+		rg.Add(1)
+		go func() {
+			defer rg.Done()
+			rng := rand.New(rand.NewPCG(uint64(r), 9))
+			for !stop.Load() {
+				w := rng.IntN(writers)
+				if d := done[w].Load(); d > 0 {
+					i := rng.Int64N(d)
+					if i%10 != 9 && !f.Contains(writerKey(w, int(i))) {
+						lost.Add(1)
+					}
+				}
+			}
+		}()
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range per {
+				if err := f.Insert(writerKey(w, i)); err != nil {
+					errs <- fmt.Errorf("writer %d, key %d of %d, Len %d: %w", w, i, per, f.Len(), err)
+					return
+				}
+				if i%10 == 9 && !f.Delete(writerKey(w, i)) {
+					errs <- fmt.Errorf("writer %d: a key it inserted could not be deleted", w)
+					return
+				}
+				done[w].Store(int64(i + 1))
+			}
+		}()
+	}
+	wg.Wait()
+	stop.Store(true)
+	rg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if n := lost.Load(); n > 0 {
+		t.Fatalf("%d false negatives", n)
+	}
+	want := writers * (per - per/10)
+	if f.Len() != want {
+		t.Fatalf("Len %d, want %d", f.Len(), want)
+	}
+	if o := occupied(&f.c.cur.Load().t); o != want {
+		t.Fatalf("%d slots occupied, want %d", o, want)
+	}
+	for w := range writers {
+		for i := range per {
+			if i%10 != 9 && !f.Contains(writerKey(w, i)) {
+				t.Fatalf("writer %d's key %d lost", w, i)
+			}
+		}
+	}
+}
+
+// writerKey is writer w's i-th key.
+func writerKey(w, i int) uint64 { return uint64(w)<<40 | uint64(i) }
+
+// TestConcurrentInsertUniqueOnce has 8 goroutines InsertUnique the same
+// keys, each in its own order: each key is fresh to exactly one of them,
+// but for a key a false positive hides from all (found, fresh to none), and
+// Len counts each key once.
+func TestConcurrentInsertUniqueOnce(t *testing.T) {
+	n := 20000
+	if testing.Short() {
+		n = 5000
+	}
+	for name, cfg := range writerConfigs(n) {
+		t.Run(name, func(t *testing.T) {
+			f := mustNewConcurrent[uint64](t, cfg)
+			keys := max(cfg.Capacity, cfg.MaxCapacity) * 9 / 10
+			const goroutines = 8
+			fresh := make([]atomic.Int32, keys)
+			var wg sync.WaitGroup
+			var failed atomic.Value
+			for g := range goroutines {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					order := rand.New(rand.NewPCG(uint64(g), 3)).Perm(keys)
+					for _, k := range order {
+						added, err := f.InsertUnique(uint64(k))
+						if err != nil {
+							failed.Store(err)
+							return
+						}
+						if added {
+							fresh[k].Add(1)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			if err, _ := failed.Load().(error); err != nil {
+				t.Fatal(err)
+			}
+			none := 0
+			for k := range fresh {
+				switch fresh[k].Load() {
+				case 0:
+					none++
+					if !f.Contains(uint64(k)) {
+						t.Fatalf("key %d fresh to none and absent", k)
+					}
+				case 1:
+				default:
+					t.Fatalf("key %d fresh to %d goroutines", k, fresh[k].Load())
+				}
+			}
+			if f.Len() != keys-none {
+				t.Fatalf("Len %d: %d keys, %d hidden by false positives", f.Len(), keys, none)
+			}
+			// A false positive hides a key at about the filter's rate.
+			if bound := rateBound(f.EstimatedFalsePositiveRate(), keys) * float64(keys); float64(none) > bound {
+				t.Fatalf("%d of %d keys fresh to none, above %.0f", none, keys, bound)
+			}
+		})
+	}
+}
+
+// TestConcurrentWritersFull has 4 goroutines insert their own keys past the
+// capacity of a fixed filter, until each has seen ErrFull: every key whose
+// Insert returned nil is found, Len counts exactly those, and no slot holds
+// anything else (a failed insert leaves no key half-moved).
+func TestConcurrentWritersFull(t *testing.T) {
+	for _, layout := range layouts {
+		for _, bits := range []int{8, 13} {
+			cfg := Config{Capacity: 4000, Layout: layout, FingerprintBits: bits}
+			t.Run(fmt.Sprintf("%v/f=%d", layout, bits), func(t *testing.T) {
+				f := mustNewConcurrent[uint64](t, cfg)
+				const writers = 4
+				stored := make([][]uint64, writers)
+				var wg sync.WaitGroup
+				for w := range writers {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for i := 0; ; i++ {
+							err := f.Insert(writerKey(w, i))
+							if errors.Is(err, ErrFull) {
+								if i > 2*cfg.Capacity { // each sees it once the filter is full
+									return
+								}
+								continue
+							}
+							if err != nil {
+								t.Error(err)
+								return
+							}
+							stored[w] = append(stored[w], writerKey(w, i))
+						}
+					}()
+				}
+				wg.Wait()
+				total := 0
+				for w := range stored {
+					total += len(stored[w])
+					for _, k := range stored[w] {
+						if !f.Contains(k) {
+							t.Fatalf("key %#x inserted but not found", k)
+						}
+					}
+				}
+				if f.Len() != total || occupied(&f.c.cur.Load().t) != total {
+					t.Fatalf("Len %d, %d slots occupied, %d keys stored", f.Len(), occupied(&f.c.cur.Load().t), total)
+				}
+				if total < cfg.Capacity {
+					t.Fatalf("full at %d keys, below Capacity %d", total, cfg.Capacity)
+				}
+			})
+		}
+	}
+}
