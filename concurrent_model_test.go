@@ -30,30 +30,25 @@ import (
 // production build's (concurrent_record.go) records nothing.
 type recorder struct{ ev *[]cevent }
 
-// cevent is one store of a write: a word of table s, a stripe version of
-// s, or the publication of s.
+// cevent is one store of a write: a word of table s changed, a stripe
+// version of s stored, or the publication of s.
 type cevent struct {
 	s       *ctable
-	version bool     // seq[i] = v, else words[i] = v
+	version bool     // seq[i] = v, else words[i] ^= v: a writer changes its buckets' bits alone
 	publish bool     // s becomes the current table; words is its content then
-	i, v    uint64   // the word or stripe and the value stored
+	i, v    uint64   // the word or stripe, and the value stored or the bits flipped
 	words   []uint64 // a copy of s.words at publication
 }
 
-func (r recorder) store(s *ctable, version bool, i, v uint64) {
+func (r recorder) store(s *ctable, i, v uint64) {
 	if r.ev != nil {
-		*r.ev = append(*r.ev, cevent{s: s, version: version, i: i, v: v})
+		*r.ev = append(*r.ev, cevent{s: s, version: true, i: i, v: v})
 	}
 }
 
-// storeBytes records the store of the 8 bytes from byte o as the stores of
-// the one or two words they lie in, lower word first. Hardware may show
-// the higher one first; the model does not try that order, which is safe
-// for the same reason as this one (ctable.fill).
-func (r recorder) storeBytes(s *ctable, o uint64) {
-	r.store(s, false, o/8, s.words[o/8])
-	if o%8 != 0 {
-		r.store(s, false, o/8+1, s.words[o/8+1])
+func (r recorder) flip(s *ctable, i, d uint64) {
+	if r.ev != nil {
+		*r.ev = append(*r.ev, cevent{s: s, i: i, v: d})
 	}
 }
 
@@ -84,6 +79,7 @@ type modelRun struct {
 	words  []uint64 // start's words and versions before the operation
 	seq    []uint64
 	events []cevent
+	other  []cevent // a second writer's stores from start, at once (TestConcurrentModelTwoWriters)
 	live   []uint64
 }
 
@@ -147,62 +143,99 @@ func (run *modelRun) check(r modelReader) (interleavings int, err error) {
 				locs = append(locs, modelLoc{false, i})
 			}
 			locs = append(locs, locs[0], locs[1])
-			// values[j][p] is what load j sees after p of the stores to
-			// the reader's locations.
-			var rel []cevent
-			for _, e := range run.events[tv.firstEvent:] {
-				if e.s != tv.s || e.publish {
-					continue
-				}
-				for _, l := range locs {
-					if l.version == e.version && l.i == e.i {
-						rel = append(rel, e)
-						break
+			// The stores to the reader's locations: the writer's, and a
+			// second writer's, in every order of the two.
+			relevant := func(events []cevent) (rel []cevent) {
+				for _, e := range events {
+					if e.s != tv.s || e.publish {
+						continue
+					}
+					for _, l := range locs {
+						if l.version == e.version && l.i == e.i {
+							rel = append(rel, e)
+							break
+						}
 					}
 				}
+				return rel
 			}
-			values := make([][]uint64, len(locs))
-			for j, l := range locs {
-				var v uint64
-				if l.version {
-					v = tv.seq[l.i]
-				} else {
-					v = tv.words[l.i]
-				}
-				values[j] = append(values[j], v)
-				for _, e := range rel {
-					if e.version == l.version && e.i == l.i {
-						v = e.v
-					}
-					values[j] = append(values[j], v)
-				}
+			rel, other := relevant(run.events[tv.firstEvent:]), []cevent(nil)
+			if tv.firstEvent == 0 {
+				other = relevant(run.other)
 			}
-			seen := make([]uint64, len(locs))
-			pos := make([]int, len(locs))
-			var enumerate func(j, from int) error
-			enumerate = func(j, from int) error {
-				if j == len(locs) {
-					interleavings++
-					if r.absent(t, seen, len(w1), b1, v1, b2, v2) {
-						return fmt.Errorf("hash %#x (buckets %d, %d) reported absent: table %d, loads after stores %v of %d",
-							h, b1, b2, tv.publishedAt, pos, len(rel))
-					}
-					return nil
+			for _, rel := range merges(rel, other) {
+				n, err := r.enumerate(tv.words, tv.seq, locs, rel, t, len(w1), b1, v1, b2, v2)
+				interleavings += n
+				if err != nil {
+					return interleavings, fmt.Errorf("hash %#x: table %d: %v", h, tv.publishedAt, err)
 				}
-				for p := from; p <= len(rel); p++ {
-					seen[j], pos[j] = values[j][p], p
-					if err := enumerate(j+1, p); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			if err := enumerate(0, 0); err != nil {
-				return interleavings, err
 			}
 		}
 	}
 	return interleavings, nil
+}
+
+// merges returns every sequence of the events of a and b, each in its
+// order.
+func merges(a, b []cevent) [][]cevent {
+	if len(a) == 0 || len(b) == 0 {
+		return [][]cevent{append(append([]cevent(nil), a...), b...)}
+	}
+	var out [][]cevent
+	for _, m := range merges(a[1:], b) {
+		out = append(out, append([]cevent{a[0]}, m...))
+	}
+	for _, m := range merges(a, b[1:]) {
+		out = append(out, append([]cevent{b[0]}, m...))
+	}
+	return out
+}
+
+// enumerate tries every placement of the reader's loads of locs, in order,
+// among the stores rel, from the words and versions before them, for the
+// key bucket b1 holds as v1 and b2 as v2 (n1 of the loads words of b1).
+func (r modelReader) enumerate(words, seq []uint64, locs []modelLoc, rel []cevent, t *table, n1 int, b1 uint64, v1 uint32, b2 uint64, v2 uint32) (interleavings int, err error) {
+	// values[j][p] is what load j sees after p of the stores.
+	values := make([][]uint64, len(locs))
+	for j, l := range locs {
+		var v uint64
+		if l.version {
+			v = seq[l.i]
+		} else {
+			v = words[l.i]
+		}
+		values[j] = append(values[j], v)
+		for _, e := range rel {
+			switch {
+			case e.version != l.version || e.i != l.i:
+			case e.version:
+				v = e.v
+			default:
+				v ^= e.v
+			}
+			values[j] = append(values[j], v)
+		}
+	}
+	seen := make([]uint64, len(locs))
+	pos := make([]int, len(locs))
+	var try func(j, from int) error
+	try = func(j, from int) error {
+		if j == len(locs) {
+			interleavings++
+			if r.absent(t, seen, n1, b1, v1, b2, v2) {
+				return fmt.Errorf("buckets %d, %d: reported absent with loads after stores %v of %d", b1, b2, pos, len(rel))
+			}
+			return nil
+		}
+		for p := from; p <= len(rel); p++ {
+			seen[j], pos[j] = values[j][p], p
+			if err := try(j+1, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return interleavings, try(0, 0)
 }
 
 // readerWords lists the words a lookup loads for bucket b of a table of t's
@@ -559,6 +592,120 @@ func TestConcurrentModelExpiring(t *testing.T) {
 					break
 				}
 			}
+		})
+	}
+}
+
+// TestConcurrentModelTwoWriters checks every interleaving of a reader with
+// two writers at once: pairs of writes recorded from the same table, whose
+// stripes (those of the buckets each writes, and of its key's two) are
+// apart, as stripe locks make every two writers that run at once, one of
+// them displacing. Their stores are merged in every order, and the
+// reader's loads placed at every point between them; a word both change
+// (buckets share words) gets the bits of each.
+func TestConcurrentModelTwoWriters(t *testing.T) {
+	for _, cfg := range modelShapes {
+		t.Run(fmt.Sprintf("%v/f=%d", cfg.Layout, cfg.FingerprintBits), func(t *testing.T) {
+			c, live := modelFilter(t, cfg, 5)
+			for _, h := range live[:2] { // room for inserts, and paths to it
+				c.DeleteHash(h)
+			}
+			live = live[2:]
+			type write struct {
+				events  []cevent
+				stripes map[uint64]bool
+				deleted uint64 // the hash a delete removed, else 0
+			}
+			s := c.c.cur.Load()
+			stripesOf := func(run *modelRun, h uint64) map[uint64]bool {
+				m := map[uint64]bool{}
+				b1, _, b2, _ := s.t.place(h)
+				m[b1&s.smask], m[b2&s.smask] = true, true
+				for _, e := range run.events {
+					if e.version {
+						m[e.i] = true
+						continue
+					}
+					for bit := range uint64(64) { // the buckets of the bits it flips
+						if e.v>>bit&1 != 0 {
+							m[(e.i*64+bit)/uint64(s.t.bbits)&s.smask] = true
+						}
+					}
+				}
+				return m
+			}
+			var displacing, others []write
+			r := newRand(11)
+			for try := 0; try < 400 && (len(displacing) < 3 || len(others) < 12); try++ {
+				h, del := r.Uint64(), try%3 == 2
+				if del {
+					h = live[r.IntN(len(live))]
+				}
+				d := clone(c)
+				var err error
+				run := record(d, nil, func() {
+					if del {
+						d.DeleteHash(h)
+					} else {
+						err = d.InsertHash(h)
+					}
+				})
+				if err != nil || len(run.events) == 0 {
+					continue
+				}
+				w := write{events: run.events, stripes: stripesOf(run, h)}
+				if del {
+					w.deleted = h
+				}
+				if !del && run.sessions() >= 2 && len(displacing) < 3 {
+					displacing = append(displacing, w)
+				} else {
+					others = append(others, w)
+				}
+			}
+			if len(displacing) == 0 || len(others) == 0 {
+				t.Fatalf("%d displacing writes, %d others", len(displacing), len(others))
+			}
+			pairs, total, shared := 0, 0, 0 // shared: pairs that change one word, each its bits
+			for _, a := range displacing {
+				for _, b := range others {
+					apart := true
+					for i := range a.stripes {
+						apart = apart && !b.stripes[i]
+					}
+					if !apart {
+						continue
+					}
+					run := &modelRun{start: s, words: append([]uint64(nil), s.words...), events: a.events, other: b.events}
+					for i := range s.seq {
+						run.seq = append(run.seq, s.seq[i].Load())
+					}
+					for _, h := range live {
+						if h != b.deleted {
+							run.live = append(run.live, h)
+						}
+					}
+					n, err := run.check(productionReader)
+					if err != nil {
+						t.Fatalf("a write of %d stores beside one of %d: %v", len(a.events), len(b.events), err)
+					}
+					pairs++
+					total += n
+				wordsShared:
+					for _, e := range a.events {
+						for _, f := range b.events {
+							if !e.version && !f.version && e.i == f.i {
+								shared++
+								break wordsShared
+							}
+						}
+					}
+				}
+			}
+			if pairs == 0 {
+				t.Fatal("no pair of writes apart")
+			}
+			t.Logf("%d pairs (%d sharing a word), %d interleavings", pairs, shared, total)
 		})
 	}
 }

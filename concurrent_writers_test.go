@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -235,5 +236,99 @@ func TestConcurrentWritersFull(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestConcurrentWritersAdvance has 4 writers insert keys into an expiring
+// filter, fixed or growable, while another goroutine calls Advance and
+// readers look up what the writers stored: a key inserted after an Advance
+// returned is found until G more have begun.
+func TestConcurrentWritersAdvance(t *testing.T) {
+	const gens, writers = 4, 4
+	n := 8000
+	if testing.Short() {
+		n = 3000
+	}
+	for name, cfg := range map[string]Config{
+		"Packed":              {Capacity: n, Generations: gens},
+		"SemiSorted":          {Capacity: n, Generations: gens, Layout: SemiSorted},
+		"Packed/growable":     {Capacity: n / 8, MaxCapacity: n, Generations: gens},
+		"SemiSorted/growable": {Capacity: n / 8, MaxCapacity: n, Generations: gens, Layout: SemiSorted},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := mustNewConcurrent[uint64](t, cfg)
+			var begun, advances atomic.Int64 // Advance calls begun and returned
+			type stored struct {
+				key   uint64
+				after int64 // Advance calls returned before its insert began
+			}
+			logs := make([][]stored, writers)
+			var mu sync.Mutex // guards logs for the readers
+			var stop, failed atomic.Bool
+			var lost atomic.Int64
+			var wg sync.WaitGroup
+			// A tick is n/(gens*writers) keys a writer: G ticks stay within Capacity.
+			perTick := n / (2 * gens * writers)
+			for w := range writers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := 0; !stop.Load(); i++ {
+						k, a := writerKey(w, i), advances.Load()
+						for a == advances.Load() && int64(i)/int64(perTick) > a { // wait for the tick
+							if stop.Load() {
+								return
+							}
+							runtime.Gosched()
+						}
+						if err := f.Insert(k); err != nil {
+							t.Errorf("writer %d: %v at Len %d", w, err, f.Len())
+							failed.Store(true)
+							return
+						}
+						mu.Lock()
+						logs[w] = append(logs[w], stored{k, a})
+						mu.Unlock()
+					}
+				}()
+			}
+			var rg sync.WaitGroup
+			for r := range 2 {
+				rg.Add(1)
+				go func() {
+					defer rg.Done()
+					rng := rand.New(rand.NewPCG(uint64(r), 5))
+					for !stop.Load() {
+						w := rng.IntN(writers)
+						mu.Lock()
+						if len(logs[w]) == 0 {
+							mu.Unlock()
+							continue
+						}
+						s := logs[w][rng.IntN(len(logs[w]))]
+						mu.Unlock()
+						// The G-th Advance after its insert expires it: not
+						// begun by the end of the lookup, the key is found.
+						if !f.Contains(s.key) && begun.Load() < s.after+gens {
+							lost.Add(1)
+						}
+					}
+				}()
+			}
+			for range 6 * gens {
+				for int64(f.Len()) < int64(perTick*writers/2) && !failed.Load() {
+					runtime.Gosched()
+				}
+				begun.Add(1)
+				f.Advance()
+				advances.Add(1)
+			}
+			stop.Store(true)
+			wg.Wait()
+			rg.Wait()
+			if n := lost.Load(); n > 0 {
+				t.Fatalf("%d lookups missed a live key", n)
+			}
+		})
 	}
 }
