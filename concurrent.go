@@ -9,44 +9,65 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// ConcurrentFilter's protocol: lookups that take no lock beside one writer
-// at a time, and never a false negative.
-//
-// Writers hold a mutex. Readers take no lock and store nothing: they
-// atomically load the table pointer, a key's two buckets and, to answer
-// "absent", two version counters. Writers bump versions with atomic adds
-// and store table words (and Len's count) with release stores
-// (storeRelease; a plain store on amd64, whose memory order makes it one),
-// so a reader whose load sees a store sees all the writer did before it.
+// ConcurrentFilter's protocol: lookups that take no lock beside any number
+// of writers, and never a false negative.
 //
 // A table's (ctable's) buckets are split into stripes, stripe(b) = b mod S
-// (S a power of two, at most 1024), each with a version. A writer changes a
-// bucket in a write session, its stripe's version odd meanwhile; an insert
-// made by one store, or by filling a packed slot with its neighbours' bits
-// stored back as they were, only adds a fingerprint and needs no session.
-// The writer's invariant: outside a session on one of its two buckets,
+// (S a power of two, at most 1024), each with a version and a lock
+// (concurrent_locks.go). A writer changes a bucket only holding its
+// stripe's lock; it takes the locks of all the buckets it changes in
+// ascending order, so no writers wait for each other in a cycle. Two writers
+// so never change one bucket, nor bump one version, at once. Buckets share
+// words with their neighbours, which may be in stripes another writer
+// holds: a writer changes a word by an atomic or, or by a compare-and-swap
+// of its own bucket's bits (ctable.flip), never by storing a word it read.
+//
+// Readers take no lock and store nothing: they atomically load the table
+// pointer, a key's two buckets and, to answer "absent", two version
+// counters. A writer changes a bucket in a write session, its stripe's
+// version odd meanwhile; an insert made by one atomic change of one word,
+// or by filling a slot a word at a time, only adds a fingerprint and needs
+// no session. Writers' atomic changes are sequentially consistent, so a
+// reader whose load sees a change sees all its writer did before it.
+//
+// The writers' invariant: outside a session on one of its two buckets,
 // every stored key's fingerprint is in one of them. A displacement path is
-// found without writing (concurrent_search.go), then applied from its free
-// end back, each fingerprint copied into its new bucket before its old slot
-// is overwritten, so the invariant holds after every store.
+// found without writing and without a lock (concurrent_search.go), then,
+// its stripes held, checked to be still there and applied from its free end
+// back, each fingerprint copied into its new bucket before its old slot is
+// overwritten, so the invariant holds after every change. A key's
+// fingerprint moves only between its two buckets, and a writer moving it
+// holds both: so with many writers, as with one, at most one session at a
+// time can take it from a bucket.
 //
 // A lookup loads both buckets' versions, reads both buckets, and answers
 // "found" at once (a torn read can only make up a false positive). Else it
 // answers "absent" only if both versions were even and are unchanged: then
 // no session overlapped the reads, so at their start the invariant put the
 // fingerprint in one bucket, and no session removed it before it was read.
-// Else it reads again, after maxOptimistic tries under the mutex. Both
-// buckets need validating: a read of a move's destination before the move
-// and of its source after would miss the key, and a torn read of a
-// semi-sorted bucket being rewritten could miss any key in it.
+// Else it reads again, after maxOptimistic tries holding both stripes, as a
+// writer would. Both buckets need validating: a read of a move's
+// destination before the move and of its source after would miss the key,
+// and a torn read of a semi-sorted bucket being rewritten could miss any
+// key in it.
 //
-// Growth and Reset never change a published table: they publish a new one
-// with one atomic pointer store (a doubling once its insert has put the key
-// in). A lookup loads the pointer once: a key inserted before it began is
-// in that table or its doubling, and a table replaced since answers for the
-// moment of the replacement. InsertUnique is atomic under the mutex; Count
-// validates whatever it finds. concurrent_model_test.go checks every
-// interleaving of a reader with a writer.
+// Growth, Advance, Reset, Merge, Clone, Snapshot and the encoders hold every
+// stripe (stop), which stops all writers, as does an insert that cannot
+// tell otherwise whether it fails (ErrFull, ErrTooManyDuplicates) or must
+// double the table. Growth and Reset never change a published table: they
+// publish a new one with one atomic pointer store (a doubling once its
+// insert has put the key in). A writer notices a new table once it holds a
+// stripe, and starts again in it; a lookup loads the pointer once: a key
+// inserted before it began is in that table or its doubling, and a table
+// replaced since answers for the moment of the replacement. Advance clears
+// the slots of the generation it reuses, and changes the generation inserts
+// store (genV) while every stripe is held, so a key inserted after it
+// returned is in the new generation. InsertUnique decides and inserts
+// holding both of the key's stripes, so of concurrent calls for one key
+// exactly one adds it; Count validates whatever it finds. Len sums the
+// stripes' counts, each written with its stripe's unlock, so no word is
+// written by every insert. concurrent_model_test.go checks every
+// interleaving of a reader with a writer, and with two writers at once.
 
 // ConcurrentFilter is a cuckoo filter that many goroutines may use at once,
 // made with NewConcurrent, or NewConcurrentFrom a Filter: every method is
@@ -54,10 +75,13 @@ import (
 // ReadFrom), which replace the whole filter. Queries (Contains, Count,
 // ContainsBatch, their ...Hash forms, Hash) take no lock, unless writes keep
 // spoiling their reads, and never report a stored key absent whatever
-// writers do; changes (Insert, InsertBatch, Delete, their ...Hash forms,
-// InsertUnique, Merge, Reset, Advance) run one at a time. It encodes in
-// Filter's format; Snapshot returns a Filter copy (for AppendCompact or
-// EncodedSize, which this type lacks).
+// writers do. Inserts and deletes (Insert, InsertBatch, InsertUnique,
+// Delete, their ...Hash forms) run from any number of goroutines at once,
+// each holding only the stripes of the buckets it changes; Advance, Reset,
+// Merge, Clone, Snapshot, the encoders, a doubling of a growable filter, and
+// an insert into a filter too full to tell otherwise whether it fails stop
+// the writers meanwhile. It encodes in Filter's format; Snapshot returns a
+// Filter copy (for AppendCompact or EncodedSize, which this type lacks).
 //
 // It answers as a Filter holding the same keys does; only its table's bytes
 // differ once inserts displace fingerprints (along shortest paths here), and
@@ -164,8 +188,9 @@ func (f *ConcurrentFilter[T]) Count(key T) int { return f.c.countHash(f.Hash(key
 // CountHash is Count for a key hashed with Hash.
 func (f *ConcurrentFilter[T]) CountHash(h uint64) int { return f.c.countHash(h) }
 
-// Insert adds key, with Filter.Insert's errors and promises; lookups go on
-// meanwhile.
+// Insert adds key, with Filter.Insert's errors and promises, beside other
+// writers and lookups: a failed insert leaves every key where a lookup
+// finds it, and none half-moved.
 func (f *ConcurrentFilter[T]) Insert(key T) error { return f.c.insert(f.c.kind, unsafe.Pointer(&key)) }
 
 // InsertHash is Insert for a key hashed with Hash.
@@ -174,8 +199,8 @@ func (f *ConcurrentFilter[T]) InsertHash(h uint64) error {
 }
 
 // InsertBatch is Filter.InsertBatch: as a loop of Insert, with the same
-// result, for less per key. It takes the writers' mutex once per 256 keys,
-// so other writers wait for at most 256 inserts.
+// result, for less per key; other writers' inserts may come between its
+// keys'.
 func (f *ConcurrentFilter[T]) InsertBatch(keys []T) (int, error) {
 	if f.c.kind == kindInvalid && len(keys) > 0 {
 		return 0, errZeroConcurrent
@@ -200,11 +225,14 @@ func (f *ConcurrentFilter[T]) InsertHashBatch(hashes []uint64) (int, error) {
 }
 
 // InsertUnique is Filter.InsertUnique as one atomic step: of goroutines
-// inserting the same key at once, exactly one adds it, unless it fails.
+// calling it for the same key at once, with no Delete of it meanwhile,
+// exactly one adds it, unless a false positive hides the key from all of
+// them or the insert fails (its error, as Filter's: never a repeat).
 func (f *ConcurrentFilter[T]) InsertUnique(key T) (bool, error) { return f.c.insertUnique(f.Hash(key)) }
 
-// Delete removes one copy of key and reports whether it found one; see
-// Filter.Delete: delete only keys that were inserted.
+// Delete removes one copy of key (in an expiring filter, the oldest) and
+// reports whether it found one, beside other writers; see Filter.Delete:
+// delete only keys that were inserted.
 func (f *ConcurrentFilter[T]) Delete(key T) bool { return f.c.delete(f.Hash(key)) }
 
 // DeleteHash is Delete for a key hashed with Hash.
@@ -241,11 +269,14 @@ func (c *concurrent) lookups(k keyKind, p unsafe.Pointer, size uintptr, n int, f
 	return hits
 }
 
-// Reset is Filter.Reset, by publishing a new table: lookups that began
-// before it may still answer from the old one.
+// Reset is Filter.Reset, by publishing a new table, writers stopped
+// meanwhile: lookups that began before it may still answer from the old
+// one.
 func (f *ConcurrentFilter[T]) Reset() { f.c.reset() }
 
-// Len is the number of items stored.
+// Len is the number of items stored: exact whenever no write is under
+// way, and within the writes under way of it otherwise. It sums a count a
+// stripe, at most 1024.
 func (f *ConcurrentFilter[T]) Len() int {
 	if f.c.kind == kindInvalid {
 		return 0
