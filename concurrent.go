@@ -111,11 +111,13 @@ type concurrent struct {
 	// the current generation's bits as the current table's slots hold them
 	// (a published table's genV, which readers may copy, is never written),
 	// which any writer reads holding a stripe.
-	count int
-	rng   uint64
-	genV  uint32
-	mu    sync.Mutex // one writer at a time uses path: a long displacement, or stop
-	path  []pathNode // the search queue of mu's holder: searchBuckets*MaxKicks + 2 nodes
+	count   int
+	rng     uint64
+	genV    uint32
+	mu      sync.Mutex // one writer at a time uses path: a long displacement, or stop
+	path    []pathNode // the search queue of mu's holder: searchBuckets*MaxKicks + 2 nodes
+	held    uint64     // the stripes stop took
+	stopped int        // count when stop took them
 }
 
 // maxOptimistic is how many lock-free reads a lookup tries before locking.
@@ -549,8 +551,8 @@ func (c *concurrent) put(h uint64, unique bool) (bool, error) {
 			case pathAgain:
 				continue
 			}
-		} else if t.canGrow() && c.approx.Load() >= int64(t.fill)-int64(s.batch)*int64(s.smask+1) {
-			return c.putAll(h, unique) // the stage may be full: doubles first
+		} else if t.canGrow() && c.stageFull(s) {
+			return c.putAll(h, unique) // doubles first
 		}
 		b1, v1, b2, v2 := t.place(h)
 		if !unique && !t.class.oneWord() {
@@ -820,13 +822,25 @@ func (c *concurrent) publish(n *ctable) {
 }
 
 // setBatch sets table s's count batch (unlockAdding): a growable table's,
-// so that the counts its stripes keep from approx total a 64th of the
-// stage's at most; 0 for a fixed table, which keeps no approx.
+// so that the counts its stripes keep from approx, less than a batch each,
+// total a 64th of the stage's at most; 0 for a fixed table, which keeps no
+// approx.
 func (c *concurrent) setBatch(s *ctable) {
 	s.batch = 0
 	if s.t.canGrow() {
 		s.batch = int32(max(1, uint64(s.t.fill)/(64*(s.smask+1))))
 	}
+}
+
+// stageFull reports whether growable table s holds its stage's capacity:
+// by approx alone where it is that far below, else by the stripes' exact
+// counts (a batch of 1 keeps approx exact).
+func (c *concurrent) stageFull(s *ctable) bool {
+	a, fill := c.approx.Load(), int64(s.t.fill)
+	if a < fill-int64(s.batch-1)*int64(s.smask+1) {
+		return false
+	}
+	return s.batch == 1 || c.lenOf(s.smask+1) >= s.t.fill
 }
 
 func (c *concurrent) delete(h uint64) bool {

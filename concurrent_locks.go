@@ -107,36 +107,46 @@ func (c *concurrent) unlock2(s *ctable, a, b uint64, d int64) {
 	c.unlockAdding(s, a, d)
 }
 
-// stop takes every stripe, in order, so that no other writer runs, and
-// sets count to Len, exact meanwhile: the single writer's code (insertAll)
-// keeps it. It takes mu first, as a long displacement does, for path.
+// stop takes every stripe of the current table, in order, so that no
+// other writer runs, and sets count to Len, exact meanwhile: the single
+// writer's code (insertAll) keeps it. It takes mu first, as a long
+// displacement does, for path; and as only stop's holder replaces the
+// table (growth, Reset, Merge), the stripes it holds are those writers
+// take until it publishes a table of more stripes.
 func (c *concurrent) stop() {
 	c.mu.Lock()
-	for i := range c.locks {
-		c.lock(uint64(i))
+	c.held = c.cur.Load().smask + 1
+	for i := range c.held {
+		c.lock(i)
 	}
-	c.count = c.len()
+	c.count = c.lenOf(c.held)
+	c.stopped = c.count
 }
 
-// start lets writers run again, count's changes since stop in stripe 0's
-// share and, for a growable filter, in approx exactly.
+// start lets writers run again, count's change since stop in stripe 0's
+// share and in approx, the stripes stop held no longer pending in it.
 func (c *concurrent) start() {
-	d := int64(c.count - c.len())
-	for i := range c.locks {
+	d := int64(c.count - c.stopped)
+	pend := int64(0)
+	for i := range c.held {
+		pend += int64(c.locks[i].pend)
 		c.locks[i].pend = 0
 	}
-	c.approx.Store(int64(c.count))
-	for i := len(c.locks) - 1; i > 0; i-- {
-		c.unlock(uint64(i))
+	c.approx.Add(d + pend)
+	for i := c.held - 1; i > 0; i-- {
+		c.unlock(i)
 	}
-	c.unlockAdding(&ctable{}, 0, d) // the zero ctable: no batch, approx is exact
+	c.unlockAdding(&ctable{}, 0, d) // the zero ctable: no batch, approx done
 	c.mu.Unlock()
 }
 
 // len is Len: exact while no write is under way.
-func (c *concurrent) len() int {
+func (c *concurrent) len() int { return c.lenOf(uint64(len(c.locks))) }
+
+// lenOf is len for a filter whose tables have had stripes stripes at most.
+func (c *concurrent) lenOf(stripes uint64) int {
 	n := int64(0)
-	for i := range c.locks {
+	for i := range c.locks[:stripes] {
 		n += int64(c.locks[i].state.Load()) >> 1
 	}
 	return int(n)
