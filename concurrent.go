@@ -495,8 +495,18 @@ func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 	default:
 		h = c.h.key(k, p)
 	}
-	if s := c.cur.Load(); s.t.class.oneWord() && c.fillWords(s, h) == pathApplied {
-		return nil // the common case without put's call
+	if s := c.cur.Load(); s.t.class.oneWord() { // put's common case, without its call
+		r := c.putWords(s, h)
+		if r == pathAll {
+			r = c.wordsFull(s, h)
+		}
+		switch r {
+		case pathApplied:
+			return nil
+		case pathAll:
+			_, err := c.putAll(h, false)
+			return err
+		}
 	}
 	_, err := c.put(h, false)
 	return err
@@ -545,12 +555,17 @@ func (c *concurrent) put(h uint64, unique bool) (bool, error) {
 		s := c.cur.Load()
 		t := &s.t
 		if !unique && t.class.oneWord() {
-			switch c.fillWords(s, h) {
+			r := c.putWords(s, h)
+			if r == pathAll {
+				r = c.wordsFull(s, h)
+			}
+			switch r {
 			case pathApplied:
 				return true, nil
 			case pathAgain:
 				continue
 			}
+			return c.putAll(h, unique)
 		} else if t.canGrow() && c.stageFull(s) {
 			return c.putAll(h, unique) // doubles first
 		}
@@ -575,43 +590,68 @@ func (c *concurrent) put(h uint64, unique bool) (bool, error) {
 	}
 }
 
-// fillWords is put's common case in a table of one-word buckets, fixed or
-// expiring: a free slot in either bucket, read without a lock, filled
-// holding its stripe alone; written out, lock and unlockAdding too (about
-// 40 instructions an insert). pathAll: both buckets are full.
-func (c *concurrent) fillWords(s *ctable, h uint64) pathResult {
+// putWords is put's common case without unique in a table of one-word
+// buckets, fixed or expiring, written out, lock and unlockAdding too (about
+// 40 instructions an insert): a free slot in either bucket, read without a
+// lock, filled holding its stripe alone. pathAll: both were full, or filled
+// meanwhile (wordsFull).
+func (c *concurrent) putWords(s *ctable, h uint64) pathResult {
 	t := &s.t
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
 	w1, w2 := s.word(i1), s.word(i2) // both read first: their misses overlap
-	i, w := i1, w1
-	if !t.wordRoom(w1) {
-		if !t.wordRoom(w2) {
-			return pathAll
+	if room1 := t.wordRoom(w1); room1 || t.wordRoom(w2) {
+		i, w := i1, w1
+		if !room1 {
+			i, w = i2, w2
 		}
-		i, w = i2, w2
-	}
-	l := &c.locks[i&s.smask]
-	x := l.state.Load()
-	if x&1 != 0 || !l.state.CompareAndSwap(x, x|1) {
-		x = c.wait(l)
-	}
-	r := pathAgain
-	if c.cur.Load() == s {
-		r = pathAll
-		// Again, held: another writer may have filled the slot.
-		if y := s.word(i); y == w || t.wordRoom(y) {
-			v := fp | c.genV        // 0 if keys never expire
-			if t.layout == Packed { // an empty slot: no write session needed
-				s.fill(i*uint64(t.bbits)+t.firstSlot(t.freeMarks(y), 0), v)
-			} else {
-				s.rewrite(i, y, t.semiWith(y, v), true)
+		l := &c.locks[i&s.smask]
+		x := l.state.Load()
+		if x&1 != 0 || !l.state.CompareAndSwap(x, x|1) {
+			x = c.wait(l)
+		}
+		r := pathAgain
+		if c.cur.Load() == s {
+			r = pathAll
+			// Again, held: another writer may have filled the slot.
+			if y := s.word(i); y == w || t.wordRoom(y) {
+				v := fp | c.genV // 0 if keys never expire
+				if t.layout == Packed { // an empty slot: no write session needed
+					s.fill(i*uint64(t.bbits)+t.firstSlot(t.freeMarks(y), 0), v)
+				} else {
+					s.rewrite(i, y, t.semiWith(y, v), true)
+				}
+				x, r = x+2, pathApplied // one key more
 			}
-			x, r = x+2, pathApplied // one key more
 		}
+		storeRelease((*uint64)(unsafe.Pointer(&l.state)), x)
+		return r
 	}
-	storeRelease((*uint64)(unsafe.Pointer(&l.state)), x)
-	return r
+	return pathAll
+}
+
+// wordsFull is putWords for the key of hash h whose buckets were full:
+// holding both stripes, a one-step move, else displace. Apart, so that
+// putWords' common case keeps its registers (10 instructions an insert).
+func (c *concurrent) wordsFull(s *ctable, h uint64) pathResult {
+	t := &s.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	l1, l2 := i1&s.smask, i2&s.smask
+	c.lock2(l1, l2)
+	if c.cur.Load() != s {
+		c.unlock2(s, l1, l2, 0)
+		return pathAgain
+	}
+	v := fp | c.genV
+	w1, w2 := s.word(i1), s.word(i2)
+	ok := (t.wordRoom(w1) || t.wordRoom(w2)) && (s.addTo(i1, w1, 0, v) || s.addTo(i2, w2, 0, v)) ||
+		c.maxKicks >= 2 && c.moveNear(s, i1, w1, i2, w2, v, false)
+	c.unlock2(s, l1, l2, int64(b2i(ok)))
+	if ok {
+		return pathApplied
+	}
+	return c.displace(s, i1, fp, i2, fp, false)
 }
 
 // wordRoom is roomIn for a one-word bucket w, the layout's test written
