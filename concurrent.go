@@ -615,7 +615,7 @@ func (c *concurrent) putWords(s *ctable, h uint64) pathResult {
 			r = pathAll
 			// Again, held: another writer may have filled the slot.
 			if y := s.word(i); y == w || t.wordRoom(y) {
-				v := fp | c.genV // 0 if keys never expire
+				v := fp | c.genV        // 0 if keys never expire
 				if t.layout == Packed { // an empty slot: no write session needed
 					s.fill(i*uint64(t.bbits)+t.firstSlot(t.freeMarks(y), 0), v)
 				} else {
