@@ -15,10 +15,13 @@ import (
 
 // stripeLock is a stripe's lock and its share of Len, in one word: n<<1
 // | held, n the keys this stripe's holders added less those they removed,
-// so that a writer's unlock stores its count too.
+// so that a writer's unlock stores its count too. Each has a cache line
+// of its own: writers that take stripes sharing a line would take the line
+// from each other's cores.
 type stripeLock struct {
 	state atomic.Uint64
 	pend  int32 // a growable filter's count changes not yet in approx; under the lock
+	_     [64 - 12]byte
 }
 
 // locksFor is the locks of a filter whose largest table has m buckets:

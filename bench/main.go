@@ -115,6 +115,7 @@ func main() {
 	growRate := flag.Float64("rate", 0.001, "target false-positive rate, for -growth")
 	redraw := flag.String("charts", "", "draw the charts again from the speed and space table of this report (a RESULTS.md written by -out) into -out, or next to the report; nothing is measured")
 	memGiB := flag.Float64("memlimit", gib(memLimit), "refuse filters whose estimated heap exceeds this many GiB")
+	writers := flag.String("writers", "", "time a ConcurrentFilter filled by these numbers of writers (e.g. 1,2,4,8,16), with and without readers, against independent Filters, at the first of -sizes, instead")
 	flag.Parse()
 	memLimit = int64(*memGiB * (1 << 30))
 
@@ -132,6 +133,22 @@ func main() {
 			dir = filepath.Dir(*redraw)
 		}
 		if err := redrawCharts(*redraw, dir); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *writers != "" {
+		var counts []int
+		for _, f := range strings.Split(*writers, ",") {
+			c, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || c < 1 {
+				fmt.Fprintf(os.Stderr, "bench: bad writer count %q\n", f)
+				os.Exit(2)
+			}
+			counts = append(counts, c)
+		}
+		if err := runWriters(os.Stdout, sizes[0], *rounds, counts); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
