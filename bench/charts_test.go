@@ -46,10 +46,17 @@ func TestReadReport(t *testing.T) {
 	want := chartResults()
 	var md bytes.Buffer
 	writeReport(&md, want, "test", time.Second, nil)
+	text := md.String()
 	md.WriteString("\n## Notes\n\n| keys | n | not | the table |\n| --- | --- | --- | --- |\n| a | b | c | d |\n")
 	got, err := readReport(&md)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, s := range []string{"| 8181.06 (1) |", "\n(1) BoomFilters/CuckooFilter's bits/key is what it allocates",
+		"1M keys: 2^23 buckets, 8.4 a key, 8181.06"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("report has no %q", s)
+		}
 	}
 	if len(got) != len(want) {
 		t.Fatalf("read %d rows, want %d", len(got), len(want))

@@ -117,6 +117,25 @@ func writeReport(w io.Writer, results []result, command string, took time.Durati
 		fmt.Fprintln(w)
 	}
 
+	// Filters with a note get it numbered, and their bits/key its number.
+	var notes []string
+	noteOf := map[string]int{}
+	for _, s := range specs {
+		if s.note == nil {
+			continue
+		}
+		var rows []result
+		for _, r := range results {
+			if r.filter == s.name && r.err == "" {
+				rows = append(rows, r)
+			}
+		}
+		if len(rows) > 0 {
+			notes = append(notes, s.note(rows))
+			noteOf[s.name] = len(notes)
+		}
+	}
+
 	fmt.Fprintf(w, "## Speed and space\n\n")
 	header(w, "keys", "n", "filter", "target FPR", "bits/key", "measured FPR", "insert", "hit", "miss", "batch hit", "batch miss", "allocs/op ins, get")
 	for _, r := range results {
@@ -128,11 +147,17 @@ func writeReport(w io.Writer, results []result, command string, took time.Durati
 		if r.static {
 			insert += " (build)"
 		}
-		row(w, r.keys, count(r.n), r.filter, target(r),
-			strconv.FormatFloat(r.bitsPerKey, 'f', 2, 64),
+		bits := strconv.FormatFloat(r.bitsPerKey, 'f', 2, 64)
+		if i := noteOf[r.filter]; i > 0 {
+			bits += fmt.Sprintf(" (%d)", i)
+		}
+		row(w, r.keys, count(r.n), r.filter, target(r), bits,
 			fmt.Sprintf("%s (%d/%d)", percent(r.fpr), r.falsePos, r.missesProbed),
 			insert, ns(r.hitNs), ns(r.missNs), ns(r.batchHitNs), ns(r.batchMissNs),
 			fmt.Sprintf("%.2f, %.2f", r.insertAllocs, r.lookupAllocs))
+	}
+	for i, n := range notes {
+		fmt.Fprintf(w, "\n(%d) %s\n", i+1, n)
 	}
 
 	fmt.Fprintf(w, "\n## Keys lost\n\n")
@@ -212,7 +237,8 @@ func parseRow(line string) (result, error) {
 		errs = append(errs, err)
 		return x
 	}
-	r.bitsPerKey = num(cells[4])
+	bits, _, _ := strings.Cut(cells[4], " ") // after it, a note's number
+	r.bitsPerKey = num(bits)
 	if _, err := fmt.Sscanf(cells[5], "%s (%d/%d)", new(string), &r.falsePos, &r.missesProbed); err != nil {
 		return r, fmt.Errorf("measured FPR %q: %v", cells[5], err)
 	}
