@@ -123,3 +123,15 @@ func TestCharts(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptSections checks what rewriting a report keeps: the sections after
+// the generated tables, nothing of a report without them.
+func TestKeptSections(t *testing.T) {
+	old := "# Filter comparison\n\n- CPU: x\n\n## Speed and space\n\n| a |\n\n## Keys lost\n\n| b |\n\n## History\n\nold runs\n\n### Round 1\n\n## More\n"
+	if got, want := string(keptSections([]byte(old))), "## History\n\nold runs\n\n### Round 1\n\n## More\n"; got != want {
+		t.Errorf("kept %q, want %q", got, want)
+	}
+	if got := keptSections([]byte("# Filter comparison\n\n## Speed and space\n\n## Keys lost\n\n| b |\n")); len(got) != 0 {
+		t.Errorf("kept %q of a report alone", got)
+	}
+}
