@@ -59,7 +59,11 @@ const (
 	axisLabelPad  = vg.Length(5)
 	lineWidth     = vg.Length(1.6)
 	glyphRadius   = vg.Length(3.6)
+	captionFont   = 9
+	captionPad    = vg.Length(6)
 )
+
+var captionColor = color.NRGBA{R: 0x40, G: 0x40, B: 0x40, A: 255}
 
 // palette has a dark and a light shade of ten distinct hues (after
 // Tableau 20).
@@ -235,11 +239,12 @@ func (s *seriesSet) add(label, config string, batch bool, x, y float64) {
 	s.list = append(s.list, &series{label: label, config: config, batch: batch, xys: plotter.XYs{{X: x, Y: y}}})
 }
 
-// chart is a plot and the legend drawn beside it.
+// chart is a plot, the legend drawn beside it and a caption under both.
 type chart struct {
-	p      *plot.Plot
-	legend plot.Legend
-	labels []string // the legend's entries, for its width
+	p       *plot.Plot
+	legend  plot.Legend
+	labels  []string // the legend's entries, for its width
+	caption string
 	// The axis labels are drawn here, not by the plot, which places
 	// them (and the room it leaves for them) by the middle of the data
 	// range, not of the axis: on a log axis they go off centre and
@@ -252,7 +257,7 @@ func (ch *chart) addLegend(label string, thumbs ...plot.Thumbnailer) {
 	ch.labels = append(ch.labels, label)
 }
 
-func newChart(title, x, y string) *chart {
+func newChart(title, x, y, caption string) *chart {
 	p := plot.New()
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = 13
@@ -265,7 +270,7 @@ func newChart(title, x, y string) *chart {
 	l.TextStyle.Font.Size = legendFont
 	l.Padding = 3
 	l.ThumbnailWidth = 26
-	return &chart{p: p, legend: l, xLabel: x, yLabel: y}
+	return &chart{p: p, legend: l, xLabel: x, yLabel: y, caption: caption}
 }
 
 // addSeries draws each series with its style, as lines through markers
@@ -307,6 +312,18 @@ func (ch *chart) save(dir, name string) (string, error) {
 		text = max(text, ch.legend.TextStyle.Width(" "+e))
 	}
 	legendW := ch.legend.ThumbnailWidth + vg.Length(fallbackSlack)*text
+
+	// The caption takes the bottom line, left-aligned.
+	capStyle := ch.legend.TextStyle
+	capStyle.Font.Size = captionFont
+	capStyle.Color = captionColor
+	capStyle.XAlign, capStyle.YAlign = draw.XLeft, draw.YBottom
+	var capH vg.Length
+	if ch.caption != "" {
+		area.FillText(capStyle, vg.Point{X: area.Min.X, Y: area.Min.Y + capStyle.FontExtents().Descent}, ch.caption)
+		capH = capStyle.Height(ch.caption) + captionPad
+		area = draw.Crop(area, 0, 0, capH, 0)
+	}
 
 	label := ch.p.X.Label.TextStyle
 	descent := label.FontExtents().Descent
@@ -432,9 +449,9 @@ const maxBitsShown = 30
 
 // writeCharts draws, for each key type, Contains hit time against filter
 // size, and for the largest size of uint64 keys, bits per key against the
-// measured false-positive rate with the bound log2(1/rate). It returns the
-// files written.
-func writeCharts(results []result, dir string) ([]string, error) {
+// measured false-positive rate with the bound log2(1/rate), each captioned
+// with the run's machine and date. It returns the files written.
+func writeCharts(results []result, info runInfo, dir string) ([]string, error) {
 	if err := setupFonts(); err != nil {
 		return nil, err
 	}
@@ -468,7 +485,7 @@ func writeCharts(results []result, dir string) ([]string, error) {
 	}
 	for _, keys := range keyNames {
 		ch := newChart(fmt.Sprintf("Contains on keys present (hits), %s keys", keys),
-			"filter size (keys)", "ns per lookup (batch: ContainsBatch, per key)")
+			"filter size (keys)", "ns per lookup (batch: ContainsBatch, per key)", info.caption())
 		if err := ch.addSeries(st, byKeys[keys], true); err != nil {
 			return files, err
 		}
@@ -509,7 +526,7 @@ func writeCharts(results []result, dir string) ([]string, error) {
 		return files, nil
 	}
 	ch := newChart(fmt.Sprintf("Space against measured false-positive rate, %s uint64 keys", count(largest)),
-		"measured false-positive rate", "bits per key")
+		"measured false-positive rate", "bits per key", info.caption())
 	lo, hi := logRange(slices.Min(rates), slices.Max(rates), 2)
 	bound := plotter.XYs{{X: lo, Y: math.Log2(1 / lo)}, {X: hi, Y: math.Log2(1 / hi)}}
 	line, err := plotter.NewLine(bound)

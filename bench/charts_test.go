@@ -45,12 +45,16 @@ func chartResults() []result {
 func TestReadReport(t *testing.T) {
 	want := chartResults()
 	var md bytes.Buffer
-	writeReport(&md, want, "test", time.Second, nil)
+	info := runInfo{cpu: "Test CPU @ 1.00GHz (2 logical CPUs, GOMAXPROCS 2)", goes: "go1.0 test/arch", date: "2026-01-02 03:04 UTC"}
+	writeReport(&md, want, info, "test", time.Second, nil)
 	text := md.String()
 	md.WriteString("\n## Notes\n\n| keys | n | not | the table |\n| --- | --- | --- | --- |\n| a | b | c | d |\n")
-	got, err := readReport(&md)
+	gotInfo, got, err := readReport(&md)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if gotInfo != info {
+		t.Errorf("read run %+v, want %+v", gotInfo, info)
 	}
 	for _, s := range []string{"| 8181.06 (1) |", "\n(1) BoomFilters/CuckooFilter's bits/key is what it allocates",
 		"1M keys: 2^23 buckets, 8.4 a key, 8181.06"} {
@@ -93,7 +97,7 @@ var (
 // anywhere: the font embedded with fallbacks, sizes and rates labelled.
 func TestCharts(t *testing.T) {
 	dir := t.TempDir()
-	files, err := writeCharts(chartResults(), dir)
+	files, err := writeCharts(chartResults(), testRun, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +115,8 @@ func TestCharts(t *testing.T) {
 			t.Fatal(err)
 		}
 		svg := string(b)
-		for _, s := range append(want[filepath.Base(f)], "@font-face", "font-family:"+chartFamily+","+fallbackFamilies+";") {
+		for _, s := range append(want[filepath.Base(f)], "@font-face", "font-family:"+chartFamily+","+fallbackFamilies+";",
+			">"+testRun.caption()+"<") {
 			if !strings.Contains(svg, s) {
 				t.Errorf("%s: no %q", filepath.Base(f), s)
 			}
@@ -123,6 +128,8 @@ func TestCharts(t *testing.T) {
 		}
 	}
 }
+
+var testRun = runInfo{cpu: "Test CPU @ 1.00GHz (2 logical CPUs, GOMAXPROCS 2)", goes: "go1.0 test/arch", date: "2026-01-02 03:04 UTC"}
 
 // TestKeptSections checks what rewriting a report keeps: the sections after
 // the generated tables, nothing of a report without them.

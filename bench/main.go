@@ -112,11 +112,11 @@ func redrawCharts(path, dir string) error {
 		return err
 	}
 	defer f.Close()
-	results, err := readReport(f)
+	info, results, err := readReport(f)
 	if err != nil {
 		return fmt.Errorf("%s: %v", path, err)
 	}
-	files, err := writeCharts(results, dir)
+	files, err := writeCharts(results, info, dir)
 	if len(files) > 0 {
 		fmt.Fprintf(os.Stderr, "wrote %s\n", strings.Join(files, ", "))
 	}
@@ -198,9 +198,11 @@ func main() {
 		}
 	}
 
+	took := time.Since(p.start)
+	info := thisRun(time.Now())
 	var files []string
 	if *out != "" {
-		files, err = writeCharts(results, *out)
+		files, err = writeCharts(results, info, *out)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench: charts:", err)
 		}
@@ -210,7 +212,7 @@ func main() {
 		charts = append(charts, filepath.Base(f))
 	}
 	var md bytes.Buffer
-	writeReport(&md, results, command, time.Since(p.start), charts)
+	writeReport(&md, results, info, command, took, charts)
 	os.Stdout.Write(md.Bytes())
 	if *out == "" {
 		return
