@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/image/font/gofont/goregular"
@@ -65,25 +66,52 @@ const (
 
 var captionColor = color.NRGBA{R: 0x40, G: 0x40, B: 0x40, A: 255}
 
-// palette has a dark and a light shade of ten distinct hues (after
-// Tableau 20).
-// A filter configuration gets one hue: its single lookups the dark shade,
-// its batch lookups the light one.
-var palette = [][2]color.NRGBA{
-	{rgb(0x1f77b4), rgb(0x7fb2de)}, // blue
-	{rgb(0xff7f0e), rgb(0xffb26b)}, // orange
-	{rgb(0x2ca02c), rgb(0x82d16f)}, // green
-	{rgb(0xd62728), rgb(0xff8a87)}, // red
-	{rgb(0x9467bd), rgb(0xc5b0d5)}, // purple
-	{rgb(0x8c564b), rgb(0xc49c94)}, // brown
-	{rgb(0xe377c2), rgb(0xf7b6d2)}, // pink
-	{rgb(0x4d4d4d), rgb(0xa0a0a0)}, // grey
-	{rgb(0xbcbd22), rgb(0xdbdb8d)}, // olive
-	{rgb(0x17becf), rgb(0x9edae5)}, // cyan
-}
+// Colours and markers. A filter library (each of this library's layouts
+// counting as one) has a hue family of its own; its configurations (target
+// rates) take shades of it, the darkest for the lowest rate. A marker's
+// shape tells the target rate, the same for every library. Batch lookups
+// are drawn in their configuration's colour, dashed, with hollow markers.
+
+// hueFamily is the darkest and lightest shade of a library's hue.
+type hueFamily struct{ dark, light color.NRGBA }
+
+// families are the hues of the harness's libraries, by family name (see
+// family); spareHues go to other names, in the order first met.
+var (
+	families = map[string]hueFamily{
+		"cuckoo/Packed":     {rgb(0x0b4f9e), rgb(0x5aa7f0)}, // blue
+		"cuckoo/SemiSorted": {rgb(0x6a2c91), rgb(0xb48ad6)}, // purple
+		"seiflotfy":         {rgb(0xe07000), rgb(0xf5a54a)}, // orange
+		"bits-and-blooms":   {rgb(0x17743a), rgb(0x63c27f)}, // green
+		"xorfilter":         {rgb(0xb3001b), rgb(0xf25c6e)}, // red
+		"BoomFilters":       {rgb(0x3d3d3d), rgb(0x9a9a9a)}, // grey
+	}
+	spareHues = []hueFamily{
+		{rgb(0x7a4a14), rgb(0xc49a6c)}, // brown
+		{rgb(0x00838f), rgb(0x5cc8d2)}, // cyan
+		{rgb(0xa8a000), rgb(0xd8d26a)}, // olive
+		{rgb(0xc2185b), rgb(0xf48fb1)}, // pink
+	}
+)
 
 func rgb(v uint32) color.NRGBA {
 	return color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 255}
+}
+
+// family is the hue family of a filter: each of this library's layouts its
+// own, any other filter by its package, the name before the "/".
+func family(filter string) string {
+	if strings.HasPrefix(filter, "cuckoo/") {
+		return filter
+	}
+	pkg, _, _ := strings.Cut(filter, "/")
+	return pkg
+}
+
+// shade is the colour t of the way from f's dark shade to its light one.
+func (f hueFamily) shade(t float64) color.NRGBA {
+	mix := func(a, b uint8) uint8 { return uint8(math.Round(float64(a) + t*(float64(b)-float64(a)))) }
+	return color.NRGBA{R: mix(f.dark.R, f.light.R), G: mix(f.dark.G, f.light.G), B: mix(f.dark.B, f.light.B), A: 255}
 }
 
 // marker is a point marker: a regular polygon with sides corners (a circle
@@ -104,12 +132,18 @@ type strokeMarker struct {
 	rot float64
 }
 
-var markers = []draw.GlyphDrawer{
-	marker{sides: 0, scale: 1},
-	marker{sides: 4, rot: math.Pi / 4, scale: 1.2},
-	marker{sides: 3, rot: math.Pi / 2, scale: 1.35},
-	marker{sides: 4, rot: 0, scale: 1.3},
-	marker{sides: 3, rot: -math.Pi / 2, scale: 1.35},
+const (
+	markerStroke = vg.Length(1.3)
+	crossStroke  = vg.Length(1.6)
+)
+
+// rateMarkers are the shapes of the target rates, lowest rate first.
+var rateMarkers = []draw.GlyphDrawer{
+	marker{sides: 4, rot: math.Pi / 4, scale: 1.25}, // square
+	marker{sides: 0, scale: 1},                      // circle
+	marker{sides: 4, rot: 0, scale: 1.3},            // diamond
+	marker{sides: 3, rot: math.Pi / 2, scale: 1.4},  // triangle
+	marker{sides: 3, rot: -math.Pi / 2, scale: 1.4}, // triangle down
 	marker{sides: 5, rot: math.Pi / 2, scale: 1.15},
 	marker{sides: 6, rot: 0, scale: 1.1},
 	strokeMarker{n: 2, rot: 0},
@@ -135,19 +169,20 @@ func (m marker) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 		}
 	}
 	p.Close()
-	if !m.hollow {
-		fill := color.NRGBAModel.Convert(sty.Color).(color.NRGBA)
-		fill.A = 0x70
-		c.SetColor(fill)
-		c.Fill(p)
+	fill := color.NRGBAModel.Convert(sty.Color).(color.NRGBA)
+	fill.A = 0x70
+	if m.hollow {
+		fill = color.NRGBA{R: 255, G: 255, B: 255, A: 255}
 	}
-	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Length(1.3)})
+	c.SetColor(fill)
+	c.Fill(p)
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: markerStroke})
 	c.Stroke(p)
 }
 
 func (m strokeMarker) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	r := sty.Radius * 1.25
-	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Length(1.6)})
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: crossStroke})
 	for i := range m.n {
 		a := m.rot + math.Pi*float64(i)/float64(m.n)
 		dx, dy := r*vg.Length(math.Cos(a)), r*vg.Length(math.Sin(a))
@@ -158,7 +193,8 @@ func (m strokeMarker) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point
 	}
 }
 
-// hollowed is m's outline: batch lookups are drawn hollow.
+// hollowed is m's outline: batch lookups are drawn hollow (filled white,
+// so that a line under it does not cross it).
 func hollowed(m draw.GlyphDrawer) draw.GlyphDrawer {
 	if mm, ok := m.(marker); ok {
 		mm.hollow = true
@@ -169,49 +205,100 @@ func hollowed(m draw.GlyphDrawer) draw.GlyphDrawer {
 
 var batchDashes = []vg.Length{vg.Points(6), vg.Points(3)}
 
-// styles gives every filter configuration ("filter target") a hue and a
-// marker of its own, the same in every chart: those of the harness in the
-// order of specs, any other in the order first asked for.
-type styles map[string]int
+// style is the colour and marker of a filter configuration.
+type style struct {
+	color color.NRGBA
+	shape draw.GlyphDrawer
+}
 
-func newStyles() styles {
-	st := styles{}
+// config is a filter configuration, as the charts tell them apart.
+type config struct {
+	filter string
+	rate   float64
+}
+
+// styles gives every filter configuration ("filter target") its colour
+// and marker, the same in every chart drawn with it: a shade of its
+// library's hue, and the shape of its target rate.
+type styles map[string]style
+
+// newStyles makes the styles of the harness's configurations and of any
+// other in results.
+func newStyles(results []result) styles {
+	var configs []config
+	names := map[string]bool{}
+	addConfig := func(r result) {
+		if name := styleKey(r); !names[name] {
+			names[name] = true
+			configs = append(configs, config{r.filter, r.target})
+		}
+	}
 	for _, s := range specs {
 		for _, rate := range s.rates {
-			st.index(configName(result{filter: s.name, target: rate, fixed: s.fixed}))
+			addConfig(result{filter: s.name, target: rate, fixed: s.fixed})
 		}
+	}
+	for _, r := range results {
+		addConfig(r)
+	}
+
+	var rates []float64
+	byFamily := map[string][]float64{}
+	var order []string
+	for _, c := range configs {
+		if !slices.Contains(rates, c.rate) {
+			rates = append(rates, c.rate)
+		}
+		f := family(c.filter)
+		if _, ok := byFamily[f]; !ok {
+			order = append(order, f)
+		}
+		if !slices.Contains(byFamily[f], c.rate) {
+			byFamily[f] = append(byFamily[f], c.rate)
+		}
+	}
+	slices.Sort(rates)
+	hues := map[string]hueFamily{}
+	spare := 0
+	for _, f := range order {
+		h, ok := families[f]
+		if !ok {
+			h = spareHues[spare%len(spareHues)]
+			spare++
+		}
+		hues[f] = h
+		slices.Sort(byFamily[f])
+	}
+
+	st := styles{}
+	for _, c := range configs {
+		f := family(c.filter)
+		own := byFamily[f]
+		t := 0.0
+		if len(own) > 1 {
+			t = float64(slices.Index(own, c.rate)) / float64(len(own)-1)
+		}
+		shape := rateMarkers[slices.Index(rates, c.rate)%len(rateMarkers)]
+		st[styleKey(result{filter: c.filter, target: c.rate})] = style{color: hues[f].shade(t), shape: shape}
 	}
 	return st
 }
 
+// styleKey names a configuration for its style: filter and target rate.
+func styleKey(r result) string { return r.filter + " " + percent(r.target) }
+
+// configName names a configuration in a legend.
 func configName(r result) string { return r.filter + " " + target(r) }
 
-func (st styles) index(config string) int {
-	i, ok := st[config]
-	if !ok {
-		i = len(st)
-		st[config] = i
-	}
-	return i
-}
-
 // line returns config's line and marker styles, of its batch lookups when
-// batch is set. Past the palette's hues, lines are told apart by dashes.
+// batch is set.
 func (st styles) line(config string, batch bool) (draw.LineStyle, draw.GlyphStyle) {
-	i := st.index(config)
-	shade := 0
-	if batch {
-		shade = 1
-	}
-	col := palette[i%len(palette)][shade]
-	ls := draw.LineStyle{Color: col, Width: lineWidth}
-	gs := draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: markers[i%len(markers)]}
+	s := st[config]
+	ls := draw.LineStyle{Color: s.color, Width: lineWidth}
+	gs := draw.GlyphStyle{Color: s.color, Radius: glyphRadius, Shape: s.shape}
 	if batch {
 		ls.Dashes = batchDashes
 		gs.Shape = hollowed(gs.Shape)
-	}
-	if round := i / len(palette); round > 0 {
-		ls.Dashes = []vg.Length{vg.Points(2), vg.Points(float64(2 * round))}
 	}
 	return ls, gs
 }
@@ -219,7 +306,7 @@ func (st styles) line(config string, batch bool) (draw.LineStyle, draw.GlyphStyl
 // series is a line or point set of one filter configuration.
 type series struct {
 	label  string // legend entry
-	config string // filter and target, for its style
+	config string // styleKey, for its style
 	batch  bool
 	xys    plotter.XYs
 }
@@ -455,7 +542,7 @@ func writeCharts(results []result, info runInfo, dir string) ([]string, error) {
 	if err := setupFonts(); err != nil {
 		return nil, err
 	}
-	st := newStyles()
+	st := newStyles(results)
 	var files []string
 	byKeys := map[string]*seriesSet{}
 	sizes := map[string][]int{}
@@ -474,10 +561,10 @@ func writeCharts(results []result, info runInfo, dir string) ([]string, error) {
 		if !slices.Contains(sizes[r.keys], r.n) {
 			sizes[r.keys] = append(sizes[r.keys], r.n)
 		}
-		name := configName(r)
-		s.add(name, name, false, float64(r.n), r.hitNs)
+		name, key := configName(r), styleKey(r)
+		s.add(name, key, false, float64(r.n), r.hitNs)
 		if !math.IsNaN(r.batchHitNs) {
-			s.add(name+" batch", name, true, float64(r.n), r.batchHitNs)
+			s.add(name+" batch", key, true, float64(r.n), r.batchHitNs)
 		}
 		if r.keys == "uint64" {
 			largest = max(largest, r.n)
@@ -513,13 +600,12 @@ func writeCharts(results []result, info runInfo, dir string) ([]string, error) {
 		if r.err != "" || r.keys != "uint64" || r.n != largest || r.fpr == 0 {
 			continue
 		}
-		name := configName(r)
-		label := name
+		label := configName(r)
 		if r.bitsPerKey > maxBitsShown {
 			// Drawn at the top edge, so the rest stays readable.
 			label += fmt.Sprintf(" (off scale: %.0f bits/key)", r.bitsPerKey)
 		}
-		space.add(label, name, false, r.fpr, min(r.bitsPerKey, maxBitsShown))
+		space.add(label, styleKey(r), false, r.fpr, min(r.bitsPerKey, maxBitsShown))
 		rates = append(rates, r.fpr)
 	}
 	if len(rates) == 0 {

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"image/color"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -130,6 +132,63 @@ func TestCharts(t *testing.T) {
 }
 
 var testRun = runInfo{cpu: "Test CPU @ 1.00GHz (2 logical CPUs, GOMAXPROCS 2)", goes: "go1.0 test/arch", date: "2026-01-02 03:04 UTC"}
+
+// TestStyles checks that the colours tell the filters apart: one hue a
+// library, every configuration a colour of its own, and no two alike.
+func TestStyles(t *testing.T) {
+	st := newStyles(nil)
+	hue := func(c color.NRGBA) float64 {
+		r, g, b := float64(c.R)/255, float64(c.G)/255, float64(c.B)/255
+		hi, lo := max(r, g, b), min(r, g, b)
+		if hi-lo < 0.1 {
+			return -1 // grey
+		}
+		var h float64
+		switch hi {
+		case r:
+			h = math.Mod((g-b)/(hi-lo), 6)
+		case g:
+			h = (b-r)/(hi-lo) + 2
+		default:
+			h = (r-g)/(hi-lo) + 4
+		}
+		return math.Mod(60*h+360, 360)
+	}
+	hueDist := func(a, b float64) float64 {
+		if a < 0 || b < 0 {
+			if a < 0 && b < 0 {
+				return 0
+			}
+			return 360
+		}
+		d := math.Abs(a - b)
+		return min(d, 360-d)
+	}
+	var keys []string
+	for k := range st {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, a := range keys {
+		for _, b := range keys[i+1:] {
+			ca, cb := st[a].color, st[b].color
+			fa, fb := family(strings.Fields(a)[0]), family(strings.Fields(b)[0])
+			dh := hueDist(hue(ca), hue(cb))
+			dc := math.Sqrt(math.Pow(float64(ca.R)-float64(cb.R), 2) + math.Pow(float64(ca.G)-float64(cb.G), 2) + math.Pow(float64(ca.B)-float64(cb.B), 2))
+			switch {
+			case fa == fb && dh > 20:
+				t.Errorf("%s and %s: one library, hues %.0f apart", a, b, dh)
+			case fa != fb && dh < 25:
+				t.Errorf("%s and %s: two libraries, hues only %.0f apart", a, b, dh)
+			case fa == fb && st[a].shape == st[b].shape:
+				t.Errorf("%s and %s: one library, one marker", a, b)
+			}
+			if dc < 60 {
+				t.Errorf("%s and %s: colours %v and %v too alike", a, b, ca, cb)
+			}
+		}
+	}
+}
 
 // TestKeptSections checks what rewriting a report keeps: the sections after
 // the generated tables, nothing of a report without them.
