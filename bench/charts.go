@@ -193,6 +193,18 @@ func (m strokeMarker) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point
 	}
 }
 
+// glyphExtent is the radius of the disc that holds a marker drawn with
+// sty, its stroke included.
+func glyphExtent(sty draw.GlyphStyle) vg.Length {
+	switch m := sty.Shape.(type) {
+	case marker:
+		return sty.Radius*vg.Length(m.scale) + markerStroke/2
+	case strokeMarker:
+		return sty.Radius*1.25 + crossStroke/2
+	}
+	return sty.Radius
+}
+
 // hollowed is m's outline: batch lookups are drawn hollow (filled white,
 // so that a line under it does not cross it).
 func hollowed(m draw.GlyphDrawer) draw.GlyphDrawer {
@@ -329,9 +341,11 @@ func (s *seriesSet) add(label, config string, batch bool, x, y float64) {
 // chart is a plot, the legend drawn beside it and a caption under both.
 type chart struct {
 	p       *plot.Plot
+	marks   *markLayer // every marker of the plot, drawn last
 	legend  plot.Legend
 	labels  []string // the legend's entries, for its width
 	caption string
+	file    string // the SVG's name
 	// The axis labels are drawn here, not by the plot, which places
 	// them (and the room it leaves for them) by the middle of the data
 	// range, not of the axis: on a log axis they go off centre and
@@ -357,7 +371,7 @@ func newChart(title, x, y, caption string) *chart {
 	l.TextStyle.Font.Size = legendFont
 	l.Padding = 3
 	l.ThumbnailWidth = 26
-	return &chart{p: p, legend: l, xLabel: x, yLabel: y, caption: caption}
+	return &chart{p: p, marks: &markLayer{}, legend: l, xLabel: x, yLabel: y, caption: caption}
 }
 
 // addSeries draws each series with its style, as lines through markers
@@ -369,9 +383,9 @@ func (ch *chart) addSeries(st styles, set *seriesSet, lines bool) error {
 		if err != nil {
 			return err
 		}
-		sc.GlyphStyle = gs
+		sc.GlyphStyle = gs // for the legend only
+		ch.marks.add(s.label, s.xys, gs)
 		if !lines {
-			ch.p.Add(sc)
 			ch.addLegend(s.label, sc)
 			continue
 		}
@@ -380,7 +394,7 @@ func (ch *chart) addSeries(st styles, set *seriesSet, lines bool) error {
 			return err
 		}
 		l.LineStyle = ls
-		ch.p.Add(l, sc)
+		ch.p.Add(l)
 		ch.addLegend(s.label, l, sc)
 	}
 	return nil
@@ -412,6 +426,7 @@ func (ch *chart) save(dir, name string) (string, error) {
 		area = draw.Crop(area, 0, 0, capH, 0)
 	}
 
+	ch.p.Add(ch.marks)
 	label := ch.p.X.Label.TextStyle
 	descent := label.FontExtents().Descent
 	xh := label.Height(ch.xLabel) + axisLabelPad
@@ -534,16 +549,33 @@ func percentLabel(v float64) string {
 // maxBitsShown is the top of the space chart's bits-per-key axis.
 const maxBitsShown = 30
 
-// writeCharts draws, for each key type, Contains hit time against filter
-// size, and for the largest size of uint64 keys, bits per key against the
-// measured false-positive rate with the bound log2(1/rate), each captioned
-// with the run's machine and date. It returns the files written.
+// writeCharts writes the charts of results into dir, captioned with the
+// run's machine and date, and returns the files written.
 func writeCharts(results []result, info runInfo, dir string) ([]string, error) {
+	charts, err := drawCharts(results, info)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, ch := range charts {
+		path, err := ch.save(dir, ch.file)
+		if err != nil {
+			return files, err
+		}
+		files = append(files, path)
+	}
+	return files, nil
+}
+
+// drawCharts makes, for each key type, a chart of Contains hit time against
+// filter size, and for the largest size of uint64 keys, one of bits per key
+// against the measured false-positive rate with the bound log2(1/rate).
+func drawCharts(results []result, info runInfo) ([]*chart, error) {
 	if err := setupFonts(); err != nil {
 		return nil, err
 	}
 	st := newStyles(results)
-	var files []string
+	var charts []*chart
 	byKeys := map[string]*seriesSet{}
 	sizes := map[string][]int{}
 	var keyNames []string
@@ -573,8 +605,9 @@ func writeCharts(results []result, info runInfo, dir string) ([]string, error) {
 	for _, keys := range keyNames {
 		ch := newChart(fmt.Sprintf("Contains on keys present (hits), %s keys", keys),
 			"filter size (keys)", "ns per lookup (batch: ContainsBatch, per key)", info.caption())
+		ch.file = "lookup-" + keys + ".svg"
 		if err := ch.addSeries(st, byKeys[keys], true); err != nil {
-			return files, err
+			return nil, err
 		}
 		var xs, ys []float64
 		for _, s := range byKeys[keys].list {
@@ -587,11 +620,7 @@ func writeCharts(results []result, info runInfo, dir string) ([]string, error) {
 		ch.p.Y.Min, ch.p.Y.Max = logRange(slices.Min(ys), slices.Max(ys), 1.25)
 		ch.p.X.Tick.Marker = sizeTicks(sizes[keys])
 		ch.p.Y.Tick.Marker = logTicks(nsLabel)
-		path, err := ch.save(dir, "lookup-"+keys+".svg")
-		if err != nil {
-			return files, err
-		}
-		files = append(files, path)
+		charts = append(charts, ch)
 	}
 
 	var space seriesSet
@@ -609,15 +638,16 @@ func writeCharts(results []result, info runInfo, dir string) ([]string, error) {
 		rates = append(rates, r.fpr)
 	}
 	if len(rates) == 0 {
-		return files, nil
+		return charts, nil
 	}
 	ch := newChart(fmt.Sprintf("Space against measured false-positive rate, %s uint64 keys", count(largest)),
 		"measured false-positive rate", "bits per key", info.caption())
+	ch.file = "space-vs-fpr.svg"
 	lo, hi := logRange(slices.Min(rates), slices.Max(rates), 2)
 	bound := plotter.XYs{{X: lo, Y: math.Log2(1 / lo)}, {X: hi, Y: math.Log2(1 / hi)}}
 	line, err := plotter.NewLine(bound)
 	if err != nil {
-		return files, err
+		return nil, err
 	}
 	line.Color = color.Black
 	line.Width = vg.Length(1)
@@ -625,7 +655,7 @@ func writeCharts(results []result, info runInfo, dir string) ([]string, error) {
 	ch.p.Add(line)
 	ch.addLegend("log2(1/rate) bound", line)
 	if err := ch.addSeries(st, &space, false); err != nil {
-		return files, err
+		return nil, err
 	}
 	ch.p.X.Scale = plot.LogScale{}
 	ch.p.X.Min, ch.p.X.Max = lo, hi
@@ -638,9 +668,5 @@ func writeCharts(results []result, info runInfo, dir string) ([]string, error) {
 	ch.p.Y.Min, ch.p.Y.Max = 0, min(maxBitsShown, 5*math.Ceil(1.1*top/5))
 	ch.p.X.Tick.Marker = logTicks(percentLabel)
 	ch.p.Y.Tick.Marker = linearTicks(5, 1)
-	path, err := ch.save(dir, "space-vs-fpr.svg")
-	if err != nil {
-		return files, err
-	}
-	return append(files, path), nil
+	return append(charts, ch), nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image/color"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gonum.org/v1/plot/vg"
 )
 
 // chartResults are results of every kind the report and charts show: a
@@ -132,6 +135,117 @@ func TestCharts(t *testing.T) {
 }
 
 var testRun = runInfo{cpu: "Test CPU @ 1.00GHz (2 logical CPUs, GOMAXPROCS 2)", goes: "go1.0 test/arch", date: "2026-01-02 03:04 UTC"}
+
+// crowdedResults are results made to collide: many configurations with
+// the same times and space, at four sizes, and points on the axes' ends.
+func crowdedResults() []result {
+	var rs []result
+	for _, keys := range []string{"uint64", "string"} {
+		for _, n := range []int{100_000, 1_000_000, 8_000_000, 32_000_000} {
+			for _, s := range specs {
+				for _, rate := range s.rates {
+					rs = append(rs, result{filter: s.name, keys: keys, n: n, target: rate, fixed: s.fixed, static: s.static,
+						bitsPerKey: 8.4, falsePos: 2950, missesProbed: 100_000, fpr: 0.0295,
+						insertNs: 50, hitNs: 20, missNs: 20, batchHitNs: 20, batchMissNs: 20})
+				}
+			}
+		}
+	}
+	// One far above the rest, on the top edge of the space chart.
+	rs = append(rs, result{filter: "elsewhere/Filter", keys: "uint64", n: 32_000_000, target: 0.01,
+		bitsPerKey: 500, falsePos: 1, missesProbed: 100_000, fpr: 1e-5, hitNs: 1000, batchHitNs: nan})
+	return rs
+}
+
+// TestChartMarkersApart draws the charts of several result sets, the
+// committed report's among them, and fails if any two markers of a chart
+// overlap, or one is not drawn inside the plot.
+func TestChartMarkersApart(t *testing.T) {
+	sets := map[string][]result{"chartResults": chartResults(), "crowded": crowdedResults()}
+	if f, err := os.Open("RESULTS.md"); err == nil {
+		_, rs, err := readReport(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets["RESULTS.md"] = rs
+	}
+	for name, rs := range sets {
+		charts, err := drawCharts(rs, testRun)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		for _, ch := range charts {
+			if _, err := ch.save(dir, ch.file); err != nil {
+				t.Fatal(err)
+			}
+			where := name + ", " + ch.file
+			ps := ch.marks.placed
+			if len(ps) != len(ch.marks.marks) || len(ps) == 0 {
+				t.Errorf("%s: %d markers placed of %d", where, len(ps), len(ch.marks.marks))
+				continue
+			}
+			for i := range ps {
+				for j := i + 1; j < len(ps); j++ {
+					if d := distance(ps[i].at, ps[j].at); d < float64(ps[i].r+ps[j].r) {
+						t.Errorf("%s: markers of %s (%v) and %s (%v) overlap: %.2f apart, radii %.2f and %.2f",
+							where, ch.marks.marks[i].label, ch.marks.marks[i].xy, ch.marks.marks[j].label, ch.marks.marks[j].xy,
+							d, ps[i].r, ps[j].r)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSpread places random markers, many on the same points, and checks
+// the rule: none overlap, all are inside, a marker moves only when it must,
+// and along its horizontal line when it can.
+func TestSpread(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	bounds := vg.Rectangle{Min: vg.Point{X: 10, Y: 20}, Max: vg.Point{X: 410, Y: 320}}
+	for trial := range 200 {
+		n := 1 + rng.IntN(60)
+		data := make([]vg.Point, n)
+		r := make([]vg.Length, n)
+		for i := range data {
+			if i > 0 && rng.IntN(3) == 0 {
+				data[i] = data[rng.IntN(i)] // the same point again
+			} else {
+				data[i] = vg.Point{X: bounds.Min.X + vg.Length(rng.Float64())*400, Y: bounds.Min.Y + vg.Length(rng.Float64())*300}
+			}
+			r[i] = vg.Length(3 + 3*rng.Float64())
+		}
+		at := spread(data, r, bounds, markGap)
+		for i := range at {
+			if at[i].X < bounds.Min.X || at[i].X > bounds.Max.X || at[i].Y < bounds.Min.Y || at[i].Y > bounds.Max.Y {
+				t.Errorf("trial %d: marker %d at %v sticks out of %v", trial, i, at[i], bounds)
+			}
+			for j := i + 1; j < len(at); j++ {
+				if distance(at[i], at[j]) < float64(r[i]+r[j]+markGap) {
+					t.Errorf("trial %d: markers %d and %d overlap at %v, %v", trial, i, j, at[i], at[j])
+				}
+			}
+			if at[i] == data[i] {
+				continue
+			}
+			// It moved: a marker must be in the way at its data point.
+			blocked := false
+			for j := range at {
+				if j != i && distance(data[i], at[j]) < float64(r[i]+r[j]+markGap) {
+					blocked = true
+				}
+			}
+			if !blocked {
+				t.Errorf("trial %d: marker %d moved from %v to %v with nothing in its way", trial, i, data[i], at[i])
+			}
+			if at[i].Y != data[i].Y {
+				t.Errorf("trial %d: marker %d moved off its line, from %v to %v", trial, i, data[i], at[i])
+			}
+		}
+	}
+}
 
 // TestStyles checks that the colours tell the filters apart: one hue a
 // library, every configuration a colour of its own, and no two alike.
