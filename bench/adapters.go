@@ -43,6 +43,19 @@ type spec struct {
 	batch  bool // its filters implement Batcher
 	u64    maker[uint64]
 	str    maker[string]
+	// note, if set, explains the figures of the rows measured (those
+	// given), in a footnote to the report's bits/key column.
+	note func(rows []result) string
+}
+
+// specNamed is the spec of the filter called name.
+func specNamed(name string) (spec, bool) {
+	for _, s := range specs {
+		if s.name == name {
+			return s, true
+		}
+	}
+	return spec{}, false
 }
 
 // targets are the comparable false-positive targets tunable filters get.

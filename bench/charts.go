@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/image/font/gofont/goregular"
@@ -59,27 +60,58 @@ const (
 	axisLabelPad  = vg.Length(5)
 	lineWidth     = vg.Length(1.6)
 	glyphRadius   = vg.Length(3.6)
+	captionFont   = 9
+	captionPad    = vg.Length(6)
 )
 
-// palette has a dark and a light shade of ten distinct hues (after
-// Tableau 20).
-// A filter configuration gets one hue: its single lookups the dark shade,
-// its batch lookups the light one.
-var palette = [][2]color.NRGBA{
-	{rgb(0x1f77b4), rgb(0x7fb2de)}, // blue
-	{rgb(0xff7f0e), rgb(0xffb26b)}, // orange
-	{rgb(0x2ca02c), rgb(0x82d16f)}, // green
-	{rgb(0xd62728), rgb(0xff8a87)}, // red
-	{rgb(0x9467bd), rgb(0xc5b0d5)}, // purple
-	{rgb(0x8c564b), rgb(0xc49c94)}, // brown
-	{rgb(0xe377c2), rgb(0xf7b6d2)}, // pink
-	{rgb(0x4d4d4d), rgb(0xa0a0a0)}, // grey
-	{rgb(0xbcbd22), rgb(0xdbdb8d)}, // olive
-	{rgb(0x17becf), rgb(0x9edae5)}, // cyan
-}
+var captionColor = color.NRGBA{R: 0x40, G: 0x40, B: 0x40, A: 255}
+
+// Colours and markers. A filter library (each of this library's layouts
+// counting as one) has a hue family of its own; its configurations (target
+// rates) take shades of it, the darkest for the lowest rate. A marker's
+// shape tells the target rate, the same for every library. Batch lookups
+// are drawn in their configuration's colour, dashed, with hollow markers.
+
+// hueFamily is the darkest and lightest shade of a library's hue.
+type hueFamily struct{ dark, light color.NRGBA }
+
+// families are the hues of the harness's libraries, by family name (see
+// family); spareHues go to other names, in the order first met.
+var (
+	families = map[string]hueFamily{
+		"cuckoo/Packed":     {rgb(0x0b4f9e), rgb(0x5aa7f0)}, // blue
+		"cuckoo/SemiSorted": {rgb(0x6a2c91), rgb(0xb48ad6)}, // purple
+		"seiflotfy":         {rgb(0xe07000), rgb(0xf5a54a)}, // orange
+		"bits-and-blooms":   {rgb(0x17743a), rgb(0x63c27f)}, // green
+		"xorfilter":         {rgb(0xb3001b), rgb(0xf25c6e)}, // red
+		"BoomFilters":       {rgb(0x3d3d3d), rgb(0x9a9a9a)}, // grey
+	}
+	spareHues = []hueFamily{
+		{rgb(0x7a4a14), rgb(0xc49a6c)}, // brown
+		{rgb(0x00838f), rgb(0x5cc8d2)}, // cyan
+		{rgb(0xa8a000), rgb(0xd8d26a)}, // olive
+		{rgb(0xc2185b), rgb(0xf48fb1)}, // pink
+	}
+)
 
 func rgb(v uint32) color.NRGBA {
 	return color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 255}
+}
+
+// family is the hue family of a filter: each of this library's layouts its
+// own, any other filter by its package, the name before the "/".
+func family(filter string) string {
+	if strings.HasPrefix(filter, "cuckoo/") {
+		return filter
+	}
+	pkg, _, _ := strings.Cut(filter, "/")
+	return pkg
+}
+
+// shade is the colour t of the way from f's dark shade to its light one.
+func (f hueFamily) shade(t float64) color.NRGBA {
+	mix := func(a, b uint8) uint8 { return uint8(math.Round(float64(a) + t*(float64(b)-float64(a)))) }
+	return color.NRGBA{R: mix(f.dark.R, f.light.R), G: mix(f.dark.G, f.light.G), B: mix(f.dark.B, f.light.B), A: 255}
 }
 
 // marker is a point marker: a regular polygon with sides corners (a circle
@@ -100,12 +132,18 @@ type strokeMarker struct {
 	rot float64
 }
 
-var markers = []draw.GlyphDrawer{
-	marker{sides: 0, scale: 1},
-	marker{sides: 4, rot: math.Pi / 4, scale: 1.2},
-	marker{sides: 3, rot: math.Pi / 2, scale: 1.35},
-	marker{sides: 4, rot: 0, scale: 1.3},
-	marker{sides: 3, rot: -math.Pi / 2, scale: 1.35},
+const (
+	markerStroke = vg.Length(1.3)
+	crossStroke  = vg.Length(1.6)
+)
+
+// rateMarkers are the shapes of the target rates, lowest rate first.
+var rateMarkers = []draw.GlyphDrawer{
+	marker{sides: 4, rot: math.Pi / 4, scale: 1.25}, // square
+	marker{sides: 0, scale: 1},                      // circle
+	marker{sides: 4, rot: 0, scale: 1.3},            // diamond
+	marker{sides: 3, rot: math.Pi / 2, scale: 1.4},  // triangle
+	marker{sides: 3, rot: -math.Pi / 2, scale: 1.4}, // triangle down
 	marker{sides: 5, rot: math.Pi / 2, scale: 1.15},
 	marker{sides: 6, rot: 0, scale: 1.1},
 	strokeMarker{n: 2, rot: 0},
@@ -131,19 +169,20 @@ func (m marker) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 		}
 	}
 	p.Close()
-	if !m.hollow {
-		fill := color.NRGBAModel.Convert(sty.Color).(color.NRGBA)
-		fill.A = 0x70
-		c.SetColor(fill)
-		c.Fill(p)
+	fill := color.NRGBAModel.Convert(sty.Color).(color.NRGBA)
+	fill.A = 0x70
+	if m.hollow {
+		fill = color.NRGBA{R: 255, G: 255, B: 255, A: 255}
 	}
-	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Length(1.3)})
+	c.SetColor(fill)
+	c.Fill(p)
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: markerStroke})
 	c.Stroke(p)
 }
 
 func (m strokeMarker) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	r := sty.Radius * 1.25
-	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Length(1.6)})
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: crossStroke})
 	for i := range m.n {
 		a := m.rot + math.Pi*float64(i)/float64(m.n)
 		dx, dy := r*vg.Length(math.Cos(a)), r*vg.Length(math.Sin(a))
@@ -154,7 +193,20 @@ func (m strokeMarker) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point
 	}
 }
 
-// hollowed is m's outline: batch lookups are drawn hollow.
+// glyphExtent is the radius of the disc that holds a marker drawn with
+// sty, its stroke included.
+func glyphExtent(sty draw.GlyphStyle) vg.Length {
+	switch m := sty.Shape.(type) {
+	case marker:
+		return sty.Radius*vg.Length(m.scale) + markerStroke/2
+	case strokeMarker:
+		return sty.Radius*1.25 + crossStroke/2
+	}
+	return sty.Radius
+}
+
+// hollowed is m's outline: batch lookups are drawn hollow (filled white,
+// so that a line under it does not cross it).
 func hollowed(m draw.GlyphDrawer) draw.GlyphDrawer {
 	if mm, ok := m.(marker); ok {
 		mm.hollow = true
@@ -165,49 +217,100 @@ func hollowed(m draw.GlyphDrawer) draw.GlyphDrawer {
 
 var batchDashes = []vg.Length{vg.Points(6), vg.Points(3)}
 
-// styles gives every filter configuration ("filter target") a hue and a
-// marker of its own, the same in every chart: those of the harness in the
-// order of specs, any other in the order first asked for.
-type styles map[string]int
+// style is the colour and marker of a filter configuration.
+type style struct {
+	color color.NRGBA
+	shape draw.GlyphDrawer
+}
 
-func newStyles() styles {
-	st := styles{}
+// config is a filter configuration, as the charts tell them apart.
+type config struct {
+	filter string
+	rate   float64
+}
+
+// styles gives every filter configuration ("filter target") its colour
+// and marker, the same in every chart drawn with it: a shade of its
+// library's hue, and the shape of its target rate.
+type styles map[string]style
+
+// newStyles makes the styles of the harness's configurations and of any
+// other in results.
+func newStyles(results []result) styles {
+	var configs []config
+	names := map[string]bool{}
+	addConfig := func(r result) {
+		if name := styleKey(r); !names[name] {
+			names[name] = true
+			configs = append(configs, config{r.filter, r.target})
+		}
+	}
 	for _, s := range specs {
 		for _, rate := range s.rates {
-			st.index(configName(result{filter: s.name, target: rate, fixed: s.fixed}))
+			addConfig(result{filter: s.name, target: rate, fixed: s.fixed})
 		}
+	}
+	for _, r := range results {
+		addConfig(r)
+	}
+
+	var rates []float64
+	byFamily := map[string][]float64{}
+	var order []string
+	for _, c := range configs {
+		if !slices.Contains(rates, c.rate) {
+			rates = append(rates, c.rate)
+		}
+		f := family(c.filter)
+		if _, ok := byFamily[f]; !ok {
+			order = append(order, f)
+		}
+		if !slices.Contains(byFamily[f], c.rate) {
+			byFamily[f] = append(byFamily[f], c.rate)
+		}
+	}
+	slices.Sort(rates)
+	hues := map[string]hueFamily{}
+	spare := 0
+	for _, f := range order {
+		h, ok := families[f]
+		if !ok {
+			h = spareHues[spare%len(spareHues)]
+			spare++
+		}
+		hues[f] = h
+		slices.Sort(byFamily[f])
+	}
+
+	st := styles{}
+	for _, c := range configs {
+		f := family(c.filter)
+		own := byFamily[f]
+		t := 0.0
+		if len(own) > 1 {
+			t = float64(slices.Index(own, c.rate)) / float64(len(own)-1)
+		}
+		shape := rateMarkers[slices.Index(rates, c.rate)%len(rateMarkers)]
+		st[styleKey(result{filter: c.filter, target: c.rate})] = style{color: hues[f].shade(t), shape: shape}
 	}
 	return st
 }
 
+// styleKey names a configuration for its style: filter and target rate.
+func styleKey(r result) string { return r.filter + " " + percent(r.target) }
+
+// configName names a configuration in a legend.
 func configName(r result) string { return r.filter + " " + target(r) }
 
-func (st styles) index(config string) int {
-	i, ok := st[config]
-	if !ok {
-		i = len(st)
-		st[config] = i
-	}
-	return i
-}
-
 // line returns config's line and marker styles, of its batch lookups when
-// batch is set. Past the palette's hues, lines are told apart by dashes.
+// batch is set.
 func (st styles) line(config string, batch bool) (draw.LineStyle, draw.GlyphStyle) {
-	i := st.index(config)
-	shade := 0
-	if batch {
-		shade = 1
-	}
-	col := palette[i%len(palette)][shade]
-	ls := draw.LineStyle{Color: col, Width: lineWidth}
-	gs := draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: markers[i%len(markers)]}
+	s := st[config]
+	ls := draw.LineStyle{Color: s.color, Width: lineWidth}
+	gs := draw.GlyphStyle{Color: s.color, Radius: glyphRadius, Shape: s.shape}
 	if batch {
 		ls.Dashes = batchDashes
 		gs.Shape = hollowed(gs.Shape)
-	}
-	if round := i / len(palette); round > 0 {
-		ls.Dashes = []vg.Length{vg.Points(2), vg.Points(float64(2 * round))}
 	}
 	return ls, gs
 }
@@ -215,7 +318,7 @@ func (st styles) line(config string, batch bool) (draw.LineStyle, draw.GlyphStyl
 // series is a line or point set of one filter configuration.
 type series struct {
 	label  string // legend entry
-	config string // filter and target, for its style
+	config string // styleKey, for its style
 	batch  bool
 	xys    plotter.XYs
 }
@@ -235,11 +338,14 @@ func (s *seriesSet) add(label, config string, batch bool, x, y float64) {
 	s.list = append(s.list, &series{label: label, config: config, batch: batch, xys: plotter.XYs{{X: x, Y: y}}})
 }
 
-// chart is a plot and the legend drawn beside it.
+// chart is a plot, the legend drawn beside it and a caption under both.
 type chart struct {
-	p      *plot.Plot
-	legend plot.Legend
-	labels []string // the legend's entries, for its width
+	p       *plot.Plot
+	marks   *markLayer // every marker of the plot, drawn last
+	legend  plot.Legend
+	labels  []string // the legend's entries, for its width
+	caption string
+	file    string // the SVG's name
 	// The axis labels are drawn here, not by the plot, which places
 	// them (and the room it leaves for them) by the middle of the data
 	// range, not of the axis: on a log axis they go off centre and
@@ -252,7 +358,7 @@ func (ch *chart) addLegend(label string, thumbs ...plot.Thumbnailer) {
 	ch.labels = append(ch.labels, label)
 }
 
-func newChart(title, x, y string) *chart {
+func newChart(title, x, y, caption string) *chart {
 	p := plot.New()
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = 13
@@ -265,7 +371,7 @@ func newChart(title, x, y string) *chart {
 	l.TextStyle.Font.Size = legendFont
 	l.Padding = 3
 	l.ThumbnailWidth = 26
-	return &chart{p: p, legend: l, xLabel: x, yLabel: y}
+	return &chart{p: p, marks: &markLayer{}, legend: l, xLabel: x, yLabel: y, caption: caption}
 }
 
 // addSeries draws each series with its style, as lines through markers
@@ -277,9 +383,9 @@ func (ch *chart) addSeries(st styles, set *seriesSet, lines bool) error {
 		if err != nil {
 			return err
 		}
-		sc.GlyphStyle = gs
+		sc.GlyphStyle = gs // for the legend only
+		ch.marks.add(s.label, s.xys, gs)
 		if !lines {
-			ch.p.Add(sc)
 			ch.addLegend(s.label, sc)
 			continue
 		}
@@ -288,7 +394,7 @@ func (ch *chart) addSeries(st styles, set *seriesSet, lines bool) error {
 			return err
 		}
 		l.LineStyle = ls
-		ch.p.Add(l, sc)
+		ch.p.Add(l)
 		ch.addLegend(s.label, l, sc)
 	}
 	return nil
@@ -308,6 +414,19 @@ func (ch *chart) save(dir, name string) (string, error) {
 	}
 	legendW := ch.legend.ThumbnailWidth + vg.Length(fallbackSlack)*text
 
+	// The caption takes the bottom line, left-aligned.
+	capStyle := ch.legend.TextStyle
+	capStyle.Font.Size = captionFont
+	capStyle.Color = captionColor
+	capStyle.XAlign, capStyle.YAlign = draw.XLeft, draw.YBottom
+	var capH vg.Length
+	if ch.caption != "" {
+		area.FillText(capStyle, vg.Point{X: area.Min.X, Y: area.Min.Y + capStyle.FontExtents().Descent}, ch.caption)
+		capH = capStyle.Height(ch.caption) + captionPad
+		area = draw.Crop(area, 0, 0, capH, 0)
+	}
+
+	ch.p.Add(ch.marks)
 	label := ch.p.X.Label.TextStyle
 	descent := label.FontExtents().Descent
 	xh := label.Height(ch.xLabel) + axisLabelPad
@@ -430,16 +549,33 @@ func percentLabel(v float64) string {
 // maxBitsShown is the top of the space chart's bits-per-key axis.
 const maxBitsShown = 30
 
-// writeCharts draws, for each key type, Contains hit time against filter
-// size, and for the largest size of uint64 keys, bits per key against the
-// measured false-positive rate with the bound log2(1/rate). It returns the
-// files written.
-func writeCharts(results []result, dir string) ([]string, error) {
+// writeCharts writes the charts of results into dir, captioned with the
+// run's machine and date, and returns the files written.
+func writeCharts(results []result, info runInfo, dir string) ([]string, error) {
+	charts, err := drawCharts(results, info)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, ch := range charts {
+		path, err := ch.save(dir, ch.file)
+		if err != nil {
+			return files, err
+		}
+		files = append(files, path)
+	}
+	return files, nil
+}
+
+// drawCharts makes, for each key type, a chart of Contains hit time against
+// filter size, and for the largest size of uint64 keys, one of bits per key
+// against the measured false-positive rate with the bound log2(1/rate).
+func drawCharts(results []result, info runInfo) ([]*chart, error) {
 	if err := setupFonts(); err != nil {
 		return nil, err
 	}
-	st := newStyles()
-	var files []string
+	st := newStyles(results)
+	var charts []*chart
 	byKeys := map[string]*seriesSet{}
 	sizes := map[string][]int{}
 	var keyNames []string
@@ -457,10 +593,10 @@ func writeCharts(results []result, dir string) ([]string, error) {
 		if !slices.Contains(sizes[r.keys], r.n) {
 			sizes[r.keys] = append(sizes[r.keys], r.n)
 		}
-		name := configName(r)
-		s.add(name, name, false, float64(r.n), r.hitNs)
+		name, key := configName(r), styleKey(r)
+		s.add(name, key, false, float64(r.n), r.hitNs)
 		if !math.IsNaN(r.batchHitNs) {
-			s.add(name+" batch", name, true, float64(r.n), r.batchHitNs)
+			s.add(name+" batch", key, true, float64(r.n), r.batchHitNs)
 		}
 		if r.keys == "uint64" {
 			largest = max(largest, r.n)
@@ -468,9 +604,10 @@ func writeCharts(results []result, dir string) ([]string, error) {
 	}
 	for _, keys := range keyNames {
 		ch := newChart(fmt.Sprintf("Contains on keys present (hits), %s keys", keys),
-			"filter size (keys)", "ns per lookup (batch: ContainsBatch, per key)")
+			"filter size (keys)", "ns per lookup (batch: ContainsBatch, per key)", info.caption())
+		ch.file = "lookup-" + keys + ".svg"
 		if err := ch.addSeries(st, byKeys[keys], true); err != nil {
-			return files, err
+			return nil, err
 		}
 		var xs, ys []float64
 		for _, s := range byKeys[keys].list {
@@ -483,11 +620,7 @@ func writeCharts(results []result, dir string) ([]string, error) {
 		ch.p.Y.Min, ch.p.Y.Max = logRange(slices.Min(ys), slices.Max(ys), 1.25)
 		ch.p.X.Tick.Marker = sizeTicks(sizes[keys])
 		ch.p.Y.Tick.Marker = logTicks(nsLabel)
-		path, err := ch.save(dir, "lookup-"+keys+".svg")
-		if err != nil {
-			return files, err
-		}
-		files = append(files, path)
+		charts = append(charts, ch)
 	}
 
 	var space seriesSet
@@ -496,25 +629,25 @@ func writeCharts(results []result, dir string) ([]string, error) {
 		if r.err != "" || r.keys != "uint64" || r.n != largest || r.fpr == 0 {
 			continue
 		}
-		name := configName(r)
-		label := name
+		label := configName(r)
 		if r.bitsPerKey > maxBitsShown {
 			// Drawn at the top edge, so the rest stays readable.
 			label += fmt.Sprintf(" (off scale: %.0f bits/key)", r.bitsPerKey)
 		}
-		space.add(label, name, false, r.fpr, min(r.bitsPerKey, maxBitsShown))
+		space.add(label, styleKey(r), false, r.fpr, min(r.bitsPerKey, maxBitsShown))
 		rates = append(rates, r.fpr)
 	}
 	if len(rates) == 0 {
-		return files, nil
+		return charts, nil
 	}
 	ch := newChart(fmt.Sprintf("Space against measured false-positive rate, %s uint64 keys", count(largest)),
-		"measured false-positive rate", "bits per key")
+		"measured false-positive rate", "bits per key", info.caption())
+	ch.file = "space-vs-fpr.svg"
 	lo, hi := logRange(slices.Min(rates), slices.Max(rates), 2)
 	bound := plotter.XYs{{X: lo, Y: math.Log2(1 / lo)}, {X: hi, Y: math.Log2(1 / hi)}}
 	line, err := plotter.NewLine(bound)
 	if err != nil {
-		return files, err
+		return nil, err
 	}
 	line.Color = color.Black
 	line.Width = vg.Length(1)
@@ -522,7 +655,7 @@ func writeCharts(results []result, dir string) ([]string, error) {
 	ch.p.Add(line)
 	ch.addLegend("log2(1/rate) bound", line)
 	if err := ch.addSeries(st, &space, false); err != nil {
-		return files, err
+		return nil, err
 	}
 	ch.p.X.Scale = plot.LogScale{}
 	ch.p.X.Min, ch.p.X.Max = lo, hi
@@ -535,9 +668,5 @@ func writeCharts(results []result, dir string) ([]string, error) {
 	ch.p.Y.Min, ch.p.Y.Max = 0, min(maxBitsShown, 5*math.Ceil(1.1*top/5))
 	ch.p.X.Tick.Marker = logTicks(percentLabel)
 	ch.p.Y.Tick.Marker = linearTicks(5, 1)
-	path, err := ch.save(dir, "space-vs-fpr.svg")
-	if err != nil {
-		return files, err
-	}
-	return append(files, path), nil
+	return append(charts, ch), nil
 }

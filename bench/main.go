@@ -15,6 +15,32 @@ import (
 	"time"
 )
 
+// The sizes of a full run and of -quick: a full run's charts need enough
+// sizes for their lines to show a trend, from caches to main memory.
+const (
+	defaultSizes = "100K,1M,8M,32M"
+	quickSizes   = "100K,1M"
+	anchorSizes  = "1M,32M" // -anchor's, where the C++ table is nearly as full as ours
+)
+
+// keptSections is what a report written over old keeps of it: its sections
+// after the generated tables (from the first "## " heading after "## Keys
+// lost"), notes and history that the run does not write.
+func keptSections(old []byte) []byte {
+	lines := bytes.SplitAfter(old, []byte("\n"))
+	seen := false
+	for i, l := range lines {
+		switch {
+		case !bytes.HasPrefix(l, []byte("## ")):
+		case bytes.Equal(bytes.TrimSpace(l), []byte("## Keys lost")):
+			seen = true
+		case seen:
+			return bytes.Join(lines[i:], nil)
+		}
+	}
+	return nil
+}
+
 // memLimit is the most heap an adapter may ask for; see -memlimit.
 var memLimit int64 = 12 << 30
 
@@ -86,11 +112,11 @@ func redrawCharts(path, dir string) error {
 		return err
 	}
 	defer f.Close()
-	results, err := readReport(f)
+	info, results, err := readReport(f)
 	if err != nil {
 		return fmt.Errorf("%s: %v", path, err)
 	}
-	files, err := writeCharts(results, dir)
+	files, err := writeCharts(results, info, dir)
 	if len(files) > 0 {
 		fmt.Fprintf(os.Stderr, "wrote %s\n", strings.Join(files, ", "))
 	}
@@ -98,8 +124,8 @@ func redrawCharts(path, dir string) error {
 }
 
 func main() {
-	quick := flag.Bool("quick", false, "small sizes (100K, 1M) for a run of a minute or two; overrides -sizes")
-	sizesFlag := flag.String("sizes", "1M,32M", "filter sizes in keys, comma-separated, K and M suffixes (e.g. 1M,32M,256M)")
+	quick := flag.Bool("quick", false, "small sizes ("+quickSizes+") for a run of a minute or two; overrides -sizes")
+	sizesFlag := flag.String("sizes", defaultSizes, "filter sizes in keys, comma-separated, K and M suffixes (e.g. 1M,32M,256M); -anchor's default is "+anchorSizes)
 	keys := flag.String("keys", "uint64,string", "key types: uint64, string (16 bytes), or both")
 	only := flag.String("only", "", "measure only filters whose name contains this")
 	o := options{}
@@ -119,10 +145,15 @@ func main() {
 	flag.Parse()
 	memLimit = int64(*memGiB * (1 << 30))
 
-	sizes, err := parseSizes(*sizesFlag)
-	if *quick {
-		sizes, err = []int{100_000, 1_000_000}, nil
+	sizesSet := false
+	flag.Visit(func(f *flag.Flag) { sizesSet = sizesSet || f.Name == "sizes" })
+	switch {
+	case *quick:
+		*sizesFlag = quickSizes
+	case *anchor != "" && !sizesSet:
+		*sizesFlag = anchorSizes
 	}
+	sizes, err := parseSizes(*sizesFlag)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
@@ -184,9 +215,11 @@ func main() {
 		}
 	}
 
+	took := time.Since(p.start)
+	info := thisRun(time.Now())
 	var files []string
 	if *out != "" {
-		files, err = writeCharts(results, *out)
+		files, err = writeCharts(results, info, *out)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench: charts:", err)
 		}
@@ -196,12 +229,18 @@ func main() {
 		charts = append(charts, filepath.Base(f))
 	}
 	var md bytes.Buffer
-	writeReport(&md, results, command, time.Since(p.start), charts)
+	writeReport(&md, results, info, command, took, charts)
 	os.Stdout.Write(md.Bytes())
 	if *out == "" {
 		return
 	}
 	report := filepath.Join(*out, "RESULTS.md")
+	if old, rerr := os.ReadFile(report); rerr == nil {
+		if tail := keptSections(old); len(tail) > 0 {
+			md.WriteString("\n")
+			md.Write(tail)
+		}
+	}
 	if werr := os.WriteFile(report, md.Bytes(), 0o644); werr != nil {
 		fmt.Fprintln(os.Stderr, "bench:", werr)
 		os.Exit(1)

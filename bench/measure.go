@@ -108,6 +108,10 @@ func build[K Key](s spec, mk maker[K], rate float64, fill []K, ok []bool) (f Fil
 		return nil, 0, 0, 0, err
 	}
 	heap1, _ := memSnapshot(true)
+	// The inputs were live at heap0: keep them so at heap1, whatever the
+	// caller does with them, or the filter is short by their size.
+	runtime.KeepAlive(fill)
+	runtime.KeepAlive(ok)
 	return f, ns, allocs, int64(heap1) - int64(heap0), nil
 }
 

@@ -99,22 +99,81 @@ func header(w io.Writer, cells ...string) {
 	row(w, seps...)
 }
 
+// runInfo is what the report says of the run that the charts repeat in
+// their captions: the machine, the Go build and the date.
+type runInfo struct {
+	cpu  string // as the report's CPU line gives it
+	goes string // Go version and target
+	date string // when the run ended, as "2006-01-02 15:04 UTC"
+}
+
+const dateLayout = "2006-01-02 15:04 UTC"
+
+// thisRun is the runInfo of a run on this machine ending at end.
+func thisRun(end time.Time) runInfo {
+	return runInfo{
+		cpu:  fmt.Sprintf("%s (%d logical CPUs, GOMAXPROCS %d)", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0)),
+		goes: goTarget(),
+		date: end.UTC().Format(dateLayout),
+	}
+}
+
+// caption is the line under a chart: machine, Go and date of the run.
+func (ri runInfo) caption() string {
+	var parts []string
+	for _, p := range []string{ri.cpu, ri.goes, ri.date} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Measured on " + strings.Join(parts, "; ")
+}
+
+// Report lines that hold the runInfo.
+const (
+	cpuLine  = "- CPU: "
+	goLine   = "- Go: "
+	dateLine = "- Date: "
+)
+
 // writeReport writes the results as markdown: the environment, then the
 // speed and space table, then the lost keys table.
 // charts are the chart files to link, relative to the report.
-func writeReport(w io.Writer, results []result, command string, took time.Duration, charts []string) {
+func writeReport(w io.Writer, results []result, info runInfo, command string, took time.Duration, charts []string) {
 	fmt.Fprintf(w, "# Filter comparison\n\n")
-	fmt.Fprintf(w, "- CPU: %s (%d logical CPUs, GOMAXPROCS %d)\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0))
-	fmt.Fprintf(w, "- Go: %s\n", goTarget())
+	fmt.Fprintf(w, "%s%s\n", cpuLine, info.cpu)
+	fmt.Fprintf(w, "%s%s\n", goLine, info.goes)
 	fmt.Fprintf(w, "- cuckoo probe code: %s\n", cuckoo.ProbeImplementation())
 	fmt.Fprintf(w, "- Command: `%s`\n", command)
-	fmt.Fprintf(w, "- Date: %s; the run took %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), took.Round(time.Second))
-	fmt.Fprintf(w, "Times are ns per key, the median of the timed runs. See README.md for the columns.\n\n")
+	fmt.Fprintf(w, "%s%s; the run took %s\n\n", dateLine, info.date, took.Round(time.Second))
+	fmt.Fprintf(w, "Times are ns per key, the median of the timed runs. See [README.md](README.md) for the columns.\n\n")
 	for _, c := range charts {
 		fmt.Fprintf(w, "![%s](%s)\n", strings.TrimSuffix(c, ".svg"), c)
 	}
 	if len(charts) > 0 {
 		fmt.Fprintln(w)
+	}
+
+	// Filters with a note get it numbered, and their bits/key its number.
+	var notes []string
+	noteOf := map[string]int{}
+	for _, s := range specs {
+		if s.note == nil {
+			continue
+		}
+		var rows []result
+		for _, r := range results {
+			if r.filter == s.name && r.err == "" {
+				rows = append(rows, r)
+			}
+		}
+		if len(rows) > 0 {
+			notes = append(notes, s.note(rows))
+			noteOf[s.name] = len(notes)
+		}
 	}
 
 	fmt.Fprintf(w, "## Speed and space\n\n")
@@ -128,11 +187,17 @@ func writeReport(w io.Writer, results []result, command string, took time.Durati
 		if r.static {
 			insert += " (build)"
 		}
-		row(w, r.keys, count(r.n), r.filter, target(r),
-			strconv.FormatFloat(r.bitsPerKey, 'f', 2, 64),
+		bits := strconv.FormatFloat(r.bitsPerKey, 'f', 2, 64)
+		if i := noteOf[r.filter]; i > 0 {
+			bits += fmt.Sprintf(" (%d)", i)
+		}
+		row(w, r.keys, count(r.n), r.filter, target(r), bits,
 			fmt.Sprintf("%s (%d/%d)", percent(r.fpr), r.falsePos, r.missesProbed),
 			insert, ns(r.hitNs), ns(r.missNs), ns(r.batchHitNs), ns(r.batchMissNs),
 			fmt.Sprintf("%.2f, %.2f", r.insertAllocs, r.lookupAllocs))
+	}
+	for i, n := range notes {
+		fmt.Fprintf(w, "\n(%d) %s\n", i+1, n)
 	}
 
 	fmt.Fprintf(w, "\n## Keys lost\n\n")
@@ -147,34 +212,45 @@ func writeReport(w io.Writer, results []result, command string, took time.Durati
 	}
 }
 
-// readReport reads back the speed and space table of a report writeReport
-// wrote: every column of it, so that charts can be drawn again without
-// measuring. The keys lost table is not read; its counts are -1.
-func readReport(r io.Reader) ([]result, error) {
+// readReport reads back the run's machine, Go and date, and the speed and
+// space table of a report writeReport wrote: every column of it, so that
+// charts can be drawn again without measuring. The keys lost table is not
+// read; its counts are -1.
+func readReport(r io.Reader) (runInfo, []result, error) {
+	var info runInfo
 	b, err := io.ReadAll(r)
 	if err != nil {
-		return nil, err
+		return info, nil, err
 	}
 	var results []result
-	in := false
+	in, head := false, true
 	for i, line := range strings.Split(string(b), "\n") {
 		switch {
 		case strings.HasPrefix(line, "## "):
-			in = line == "## Speed and space"
+			in, head = line == "## Speed and space", false
+			continue
+		case head:
+			if v, ok := strings.CutPrefix(line, cpuLine); ok {
+				info.cpu = v
+			} else if v, ok := strings.CutPrefix(line, goLine); ok {
+				info.goes = v
+			} else if v, ok := strings.CutPrefix(line, dateLine); ok {
+				info.date, _, _ = strings.Cut(v, ";")
+			}
 			continue
 		case !in || !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "| keys ") || strings.HasPrefix(line, "| ---"):
 			continue
 		}
 		res, err := parseRow(line)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %v", i+1, err)
+			return info, nil, fmt.Errorf("line %d: %v", i+1, err)
 		}
 		results = append(results, res)
 	}
 	if len(results) == 0 {
-		return nil, fmt.Errorf("no speed and space table")
+		return info, nil, fmt.Errorf("no speed and space table")
 	}
-	return results, nil
+	return info, results, nil
 }
 
 // parseRow parses one row of the speed and space table.
@@ -212,7 +288,8 @@ func parseRow(line string) (result, error) {
 		errs = append(errs, err)
 		return x
 	}
-	r.bitsPerKey = num(cells[4])
+	bits, _, _ := strings.Cut(cells[4], " ") // after it, a note's number
+	r.bitsPerKey = num(bits)
 	if _, err := fmt.Sscanf(cells[5], "%s (%d/%d)", new(string), &r.falsePos, &r.missesProbed); err != nil {
 		return r, fmt.Errorf("measured FPR %q: %v", cells[5], err)
 	}
