@@ -245,7 +245,11 @@ func (c *core) kickGrownNarrow(path []byte, i1 uint64, v1 uint32, i2 uint64, v2 
 		r >>= 2
 		t.setSlotAt(b*bbits+uint64(at*f), cur)
 		setStep(path, k, at)
-		if b, cur = o[at], ov[at]|uint32(w>>(at*f))&gens; z[at] != 0 {
+		b, cur = o[at], ov[at]
+		if gens != 0 { // the generation bits move with the value
+			cur |= uint32(w>>(at*f)) & gens
+		}
+		if z[at] != 0 {
 			t.putFirst(b, z[at], cur)
 			return true
 		}
