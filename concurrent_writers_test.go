@@ -37,7 +37,10 @@ func writerConfigs(n int) map[string]Config {
 // Len is exact.
 func TestConcurrentWriters(t *testing.T) {
 	n := 20000
-	if testing.Short() {
+	switch {
+	case raceEnabled: // interleavings, not keys, find races: 10x slower a key
+		n = 1500
+	case testing.Short():
 		n = 6000
 	}
 	for name, cfg := range writerConfigs(n) {
@@ -129,7 +132,10 @@ func writerKey(w, i int) uint64 { return uint64(w)<<40 | uint64(i) }
 // Len counts each key once.
 func TestConcurrentInsertUniqueOnce(t *testing.T) {
 	n := 20000
-	if testing.Short() {
+	switch {
+	case raceEnabled:
+		n = 1500
+	case testing.Short():
 		n = 5000
 	}
 	for name, cfg := range writerConfigs(n) {
@@ -202,10 +208,12 @@ func TestConcurrentWritersFull(t *testing.T) {
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
-						for i := 0; ; i++ {
+						for i, full := 0, 0; ; i++ {
 							err := f.Insert(writerKey(w, i))
 							if errors.Is(err, ErrFull) {
-								if i > 2*cfg.Capacity { // each sees it once the filter is full
+								// Each sees it often once the filter is full; a
+								// failing insert searches MaxKicks steps.
+								if full++; full == 50 {
 									return
 								}
 								continue
@@ -246,7 +254,10 @@ func TestConcurrentWritersFull(t *testing.T) {
 func TestConcurrentWritersAdvance(t *testing.T) {
 	const gens, writers = 4, 4
 	n := 8000
-	if testing.Short() {
+	switch {
+	case raceEnabled:
+		n = 1600
+	case testing.Short():
 		n = 3000
 	}
 	for name, cfg := range map[string]Config{
