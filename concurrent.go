@@ -114,7 +114,7 @@ type concurrent struct {
 	count   int
 	rng     uint64
 	genV    uint32
-	mu      sync.Mutex // one writer at a time uses path: a long displacement, or stop
+	mu      sync.Mutex // one writer at a time uses path: a displacement (displace), or stop
 	path    []pathNode // the search queue of mu's holder: searchBuckets*MaxKicks + 2 nodes
 	held    uint64     // the stripes stop took
 	stopped int        // count when stop took them
