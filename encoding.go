@@ -139,16 +139,24 @@ func checkVersion(b []byte) error {
 	return nil
 }
 
+// checkPrefix checks the magic and version as far as b holds them: nil
+// for bytes that may begin an encoding with a header, empty b included.
+func checkPrefix(b []byte) error {
+	if len(b) >= offVersion+2 {
+		return checkVersion(b)
+	}
+	if m := b[:min(len(b), len(formatMagic))]; string(m) != string(formatMagic[:len(m)]) {
+		return formatErr(ErrCorrupt, "bad magic %q", m)
+	}
+	return nil
+}
+
 // parseHeader checks the header at the start of b: magic, version, then
 // every parameter, reading nothing past it.
 func parseHeader(b []byte) (header, error) {
 	var h header
-	if len(b) >= offVersion+2 {
-		if err := checkVersion(b); err != nil {
-			return h, err
-		}
-	} else if len(b) < len(formatMagic) && string(b) != string(formatMagic[:len(b)]) {
-		return h, formatErr(ErrCorrupt, "bad magic %q", b)
+	if err := checkPrefix(b); err != nil {
+		return h, err
 	}
 	if len(b) < headerSize {
 		return h, formatErr(ErrCorrupt, "truncated: %d bytes, the header has %d", len(b), headerSize)
@@ -210,13 +218,20 @@ func parseHeader(b []byte) (header, error) {
 // at data, from its header alone, so that filters stored back to back open
 // without an index: NewView(data[:n]). data may hold more bytes after the
 // encoding; if it holds fewer, EncodedLen returns n and an error wrapping
-// ErrCorrupt and io.ErrUnexpectedEOF. It checks the header as NewView does,
-// with its errors, and reads nothing past it; a length too large for an int
-// gives an error wrapping ErrIncompatible. It never panics and allocates
-// nothing but an error.
+// ErrCorrupt and io.ErrUnexpectedEOF. A header cut short, fewer than its 128
+// bytes whose magic and version are right as far as they go, gives 0 and an
+// error wrapping the same two: a reader of a stream reads more and calls
+// again. Empty data is such a cut (only the caller knows whether its stream
+// has ended). It checks the header as NewView does, with its errors, and
+// reads nothing past it; a length too large for an int gives an error
+// wrapping ErrIncompatible. It never panics and allocates nothing but an
+// error.
 func EncodedLen(data []byte) (int, error) {
 	if len(data) > 0 && isCompact(data[0]) {
 		return 0, compactLenErr(data[0])
+	}
+	if len(data) < headerSize && checkPrefix(data) == nil {
+		return 0, fmt.Errorf("%w: truncated: %d bytes of a %d-byte header: %w", ErrCorrupt, len(data), headerSize, io.ErrUnexpectedEOF)
 	}
 	h, err := parseHeader(data)
 	if err != nil {
