@@ -171,8 +171,8 @@ func (c Config) check(full bool) (params, error) {
 		return p, invalidField("Generations", "%d must be in 0..%d", g, MaxGenerations)
 	}
 	if b := genBits(uint(g)); p.f+b > maxFingerprintBits {
-		return p, invalidField("Generations", "%d needs %d bits a slot beside the %d-bit fingerprint, and a slot holds at most %d: use fingerprints of at most %d bits",
-			g, b, p.f, maxFingerprintBits, maxFingerprintBits-b)
+		return p, invalidField("Generations", "%d needs %s a slot beside the %d-bit fingerprint, and a slot holds at most %d: use fingerprints of at most %d bits",
+			g, plural(b, "bit"), p.f, maxFingerprintBits, maxFingerprintBits-b)
 	}
 	p.gens = uint(g)
 	return p, nil
@@ -198,8 +198,8 @@ func (p *params) growable(maxCap int) error {
 		g++
 	}
 	if p.f+g > maxFingerprintBits { // g <= 28: the first table has 16 buckets or more, the last at most 2^32
-		return invalidField("MaxCapacity", "%d is 2^%d times Capacity %d; %d doublings need fingerprints of at most %d bits, not %d (raise Capacity or FalsePositiveRate, or lower FingerprintBits)",
-			maxCap, g, p.capacity, g, maxFingerprintBits-g, p.f)
+		return invalidField("MaxCapacity", "%d is 2^%d times Capacity %d; doubling %s needs fingerprints of at most %d bits, not %d (raise Capacity or FalsePositiveRate, or lower FingerprintBits)",
+			maxCap, g, p.capacity, plural(g, "time"), maxFingerprintBits-g, p.f)
 	}
 	m0 := (final + 1<<g - 1) >> g
 	m0 = max(m0+m0&1, p.m)

@@ -1,6 +1,7 @@
 package cuckoo
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"strings"
@@ -142,5 +143,54 @@ func TestConfigSizeBytes(t *testing.T) {
 	// A billion 16-bit items: about 2.1 GB, computed without allocating it.
 	if size, err := cfg.SizeBytes(); math.MaxInt > 1<<32 && (err != nil || size < 2_100_000_000 || size > 2_110_000_000) {
 		t.Fatalf("%+v: %d bytes, %v", cfg, size, err)
+	}
+}
+
+// TestMessagesSingular checks that messages with a count of one say so in
+// the singular: String of a filter with one item and one generation, and
+// the encoding errors whose counts can be one.
+func TestMessagesSingular(t *testing.T) {
+	if got := plural(0, "bit") + ", " + plural(uint8(1), "bit") + ", " + plural(uint64(2), "bit"); got != "0 bits, 1 bit, 2 bits" {
+		t.Fatalf("plural: %q", got)
+	}
+	f := mustNew[uint64](t, Config{Capacity: 100, Generations: 1})
+	if err := f.Insert(1); err != nil {
+		t.Fatal(err)
+	}
+	enc := mustMarshal(t, f)
+	v, err := NewView[uint64](enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mustNewConcurrent[uint64](t, Config{Capacity: 100, Generations: 1})
+	for _, s := range []string{f.String(), v.String()} {
+		if !strings.Contains(s, ", 1 item, capacity 100, 1 generation, load") {
+			t.Errorf("%q: want 1 item and 1 generation", s)
+		}
+	}
+	if s := c.String(); !strings.Contains(s, ", 0 items, capacity 100, 1 generation, load") {
+		t.Errorf("%q: want 0 items and 1 generation", s)
+	}
+
+	oneSlot := bytes.Clone(enc)
+	oneSlot[offSlots] = 1
+	genOne := bytes.Clone(enc)
+	genOne[offGeneration] = 1
+	for _, c := range []struct {
+		data []byte
+		says string
+	}{
+		{enc[:1], "truncated: 1 byte, the header has 128"},
+		{oneSlot, "1 slot per bucket, want 4"},
+		{genOne, "current generation 1 of 1 generation"},
+		{[]byte{compactVersion}, "truncated: 1 byte, a compact encoding has at least"},
+	} {
+		_, err := NewView[uint64](c.data)
+		if err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("NewView: %v, want it to say %q", err, c.says)
+		}
+	}
+	if _, err := EncodedLen(enc[:1]); err == nil || !strings.Contains(err.Error(), "truncated: 1 byte of a 128-byte header") {
+		t.Errorf("EncodedLen of 1 byte: %v", err)
 	}
 }

@@ -154,7 +154,7 @@ func TestEncodedLenShortHeader(t *testing.T) {
 		if n != 0 || !errors.Is(err, ErrCorrupt) || !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Fatalf("EncodedLen of a header cut to %d bytes: %d, %v; want 0 and ErrCorrupt with io.ErrUnexpectedEOF", cut, n, err)
 		}
-		want := fmt.Sprintf("truncated: %d bytes of a %d-byte header", cut, headerSize)
+		want := fmt.Sprintf("truncated: %s of a %d-byte header", plural(cut, "byte"), headerSize)
 		if !strings.Contains(err.Error(), want) {
 			t.Fatalf("EncodedLen of %d bytes: %q, want it to say %q", cut, err, want)
 		}

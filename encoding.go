@@ -159,7 +159,7 @@ func parseHeader(b []byte) (header, error) {
 		return h, err
 	}
 	if len(b) < headerSize {
-		return h, formatErr(ErrCorrupt, "truncated: %d bytes, the header has %d", len(b), headerSize)
+		return h, formatErr(ErrCorrupt, "truncated: %s, the header has %d", plural(len(b), "byte"), headerSize)
 	}
 	le := binary.LittleEndian
 	h = header{
@@ -180,15 +180,15 @@ func parseHeader(b []byte) (header, error) {
 	case h.gens == 0 && h.gen != 0:
 		return h, formatErr(ErrCorrupt, "current generation %d in a filter whose keys never expire", h.gen)
 	case h.gens != 0 && h.gen >= h.gens:
-		return h, formatErr(ErrCorrupt, "current generation %d of %d generations", h.gen, h.gens)
+		return h, formatErr(ErrCorrupt, "current generation %d of %s", h.gen, plural(h.gens, "generation"))
 	case h.gens != 0 && h.g != 0:
-		return h, formatErr(ErrCorrupt, "an expiring filter of %d generations with %d doublings: expiring filters do not grow", h.gens, h.g)
+		return h, formatErr(ErrCorrupt, "an expiring filter of %s with %s: expiring filters do not grow", plural(h.gens, "generation"), plural(h.g, "doubling"))
 	case h.f+genBits(h.gens) > maxFingerprintBits:
-		return h, formatErr(ErrCorrupt, "%d generations need %d bits beside the %d-bit fingerprint: slots would exceed %d bits", h.gens, genBits(h.gens), h.f, maxFingerprintBits)
+		return h, formatErr(ErrCorrupt, "%d generations need %s beside the %d-bit fingerprint: slots would exceed %d bits", h.gens, plural(genBits(h.gens), "bit"), h.f, maxFingerprintBits)
 	case h.f+h.g > maxFingerprintBits || h.k > h.g:
-		return h, formatErr(ErrCorrupt, "%d doublings (%d done) for %d-bit fingerprints: slots would exceed %d bits", h.g, h.k, h.f, maxFingerprintBits)
+		return h, formatErr(ErrCorrupt, "%s (%d done) for %d-bit fingerprints: slots would exceed %d bits", plural(h.g, "doubling"), h.k, h.f, maxFingerprintBits)
 	case b[offSlots] != slotsPerBucket:
-		return h, formatErr(ErrCorrupt, "%d slots per bucket, want %d", b[offSlots], slotsPerBucket)
+		return h, formatErr(ErrCorrupt, "%s per bucket, want %d", plural(b[offSlots], "slot"), slotsPerBucket)
 	case h.kind != h.kind.family() || h.kind == kindInvalid:
 		return h, formatErr(ErrCorrupt, "unknown key kind %d", h.kind)
 	case b[offFlags]&^flagKeyed != 0 || !h.keyed && h.keyCheck != 0 ||
@@ -197,7 +197,7 @@ func parseHeader(b []byte) (header, error) {
 	case h.m < 2 || h.m%2 != 0 || h.m > maxBuckets:
 		return h, formatErr(ErrCorrupt, "bucket count %d: it must be even and in 2..%d", h.m, uint64(maxBuckets))
 	case h.m>>h.k < 2 || h.m>>h.k%2 != 0 || h.m>>h.k<<h.k != h.m:
-		return h, formatErr(ErrCorrupt, "bucket count %d is not an even count doubled %d times", h.m, h.k)
+		return h, formatErr(ErrCorrupt, "bucket count %d is not an even count doubled %s", h.m, plural(h.k, "time"))
 	case h.count > h.m*slotsPerBucket:
 		return h, formatErr(ErrCorrupt, "item count %d exceeds the %d slots", h.count, h.m*slotsPerBucket)
 	case h.capacity == 0 || h.capacity > math.MaxInt64:
@@ -231,7 +231,7 @@ func EncodedLen(data []byte) (int, error) {
 		return 0, compactLenErr(data[0])
 	}
 	if len(data) < headerSize && checkPrefix(data) == nil {
-		return 0, fmt.Errorf("%w: truncated: %d bytes of a %d-byte header: %w", ErrCorrupt, len(data), headerSize, io.ErrUnexpectedEOF)
+		return 0, fmt.Errorf("%w: truncated: %s of a %d-byte header: %w", ErrCorrupt, plural(len(data), "byte"), headerSize, io.ErrUnexpectedEOF)
 	}
 	h, err := parseHeader(data)
 	if err != nil {
@@ -353,13 +353,13 @@ func (t *table) checkStructure(count uint64, padded bool) error {
 				return formatErr(ErrCorrupt, "bucket %d holds fingerprint 0 (slot %#x)", i, v)
 			}
 			if t.genBits != 0 && v>>(t.fbits&31) >= uint32(t.gens) {
-				return formatErr(ErrCorrupt, "bucket %d holds fingerprint %d of generation %d, of %d generations",
-					i, v&uint32(t.fpMask), v>>(t.fbits&31), t.gens)
+				return formatErr(ErrCorrupt, "bucket %d holds fingerprint %d of generation %d, of %s",
+					i, v&uint32(t.fpMask), v>>(t.fbits&31), plural(t.gens, "generation"))
 			}
 		}
 	}
 	if occupied != count {
-		return formatErr(ErrCorrupt, "item count %d, but %d slots are occupied", count, occupied)
+		return formatErr(ErrCorrupt, "item count %d, but the table holds %s", count, plural(occupied, "fingerprint"))
 	}
 	return nil
 }
