@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strconv"
 )
 
 // Config describes a filter. Every zero field but Capacity takes its default.
@@ -171,8 +172,13 @@ func (c Config) check(full bool) (params, error) {
 		return p, invalidField("Generations", "%d must be in 0..%d", g, MaxGenerations)
 	}
 	if b := genBits(uint(g)); p.f+b > maxFingerprintBits {
+		fits := maxFingerprintBits - b
+		if c.FingerprintBits == 0 { // the width is FalsePositiveRate's: name it, and a rate that fits
+			return p, invalidField("Generations", "%d needs %s a slot beside the %d-bit fingerprint of FalsePositiveRate %v, and a slot holds at most %d: raise FalsePositiveRate to %v or more (%d-bit fingerprints), or lower Generations",
+				g, plural(b, "bit"), p.f, cmp.Or(c.FalsePositiveRate, DefaultFalsePositiveRate), maxFingerprintBits, rateForBits(fits, full), fits)
+		}
 		return p, invalidField("Generations", "%d needs %s a slot beside the %d-bit fingerprint, and a slot holds at most %d: use fingerprints of at most %d bits",
-			g, plural(b, "bit"), p.f, maxFingerprintBits, maxFingerprintBits-b)
+			g, plural(b, "bit"), p.f, maxFingerprintBits, fits)
 	}
 	p.gens = uint(g)
 	return p, nil
@@ -361,6 +367,26 @@ func bitsForRate(rate float64, full bool) (uint, bool) {
 		}
 	}
 	return 0, false
+}
+
+// rateForBits is the least FalsePositiveRate that bitsForRate turns into f
+// bits or fewer, rounded up to 3 significant digits, for messages that
+// advise a rate: New accepts the rate as printed.
+func rateForBits(f uint, full bool) float64 {
+	load := 1.0
+	if !full {
+		load = targetLoad(f)
+	}
+	x := falsePositiveRate(f, load)
+	exp := int(math.Floor(math.Log10(x))) - 2
+	digits := math.Ceil(x / math.Pow(10, float64(exp)))
+	for {
+		r, _ := strconv.ParseFloat(fmt.Sprintf("%.0fe%d", digits, exp), 64)
+		if r >= x {
+			return r
+		}
+		digits++
+	}
 }
 
 // genBits is a slot's generation bits for gens generations: ceil(log2 gens).
