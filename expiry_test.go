@@ -186,6 +186,7 @@ func (m *expiringModel) check(t *testing.T, probe []uint64) {
 // exact model: no live key is ever absent, Len is exact, expired keys are
 // found only where another live key shares their fingerprint and buckets.
 func TestExpiringModel(t *testing.T) {
+	t.Parallel()
 	// Each run of a few thousand steps fills its 300-key filter, advances
 	// through every generation many times and meets every operation on
 	// full, expired and refreshed slots; CI's long run makes longer ones.
@@ -745,6 +746,7 @@ func BenchmarkExpiring(b *testing.B) {
 // every G of at most 4 generation bits and every generation: random
 // buckets, empty ones, full ones and ones of one generation.
 func TestExpireSemiNarrow(t *testing.T) {
+	t.Parallel()
 	r := newRand(7)
 	const m = 64
 	for gens := uint(2); gens <= 16; gens++ {
