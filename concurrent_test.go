@@ -557,6 +557,10 @@ func testConcurrentAllocs[T Hashable](t *testing.T, layout Layout, key func(int)
 			runs = 500
 		}
 		for name, op := range ops {
+			runs := runs
+			if batchOps[name] && !longTests() {
+				runs = batchAllocRuns() // TestZeroAllocations' reason
+			}
 			if a := testing.AllocsPerRun(runs, op); a != 0 {
 				t.Errorf("%T %+v %s: %v allocations per call", key(0), cfg, name, a)
 			}
