@@ -94,11 +94,12 @@ func testAllocs[T Hashable](t *testing.T, layout Layout, check func(op string) b
 // TestZeroAllocations' time. TestZeroAllocations clears it.
 var filledForAllocs = map[string]any{}
 
+// filledFilter is a filter of filledForAllocs, with key(0) .. key(2n-1)
+// (the first n inserted) and their hashes.
 type filledFilter[T Hashable] struct {
 	f      *Filter[T]
 	keys   []T
 	hashes []uint64
-	n      int
 }
 
 func testAllocsOf[T Hashable](t *testing.T, cfg Config, check func(op string) bool, key func(int) T) {
