@@ -52,6 +52,7 @@ var apiContexts = []struct{ goos, goarch, tags string }{
 // of the running platform, and it must be the same under every build of
 // apiContexts.
 func TestAPI(t *testing.T) {
+	t.Parallel()
 	for _, p := range apiPackages {
 		t.Run(p.name, func(t *testing.T) { testAPI(t, p.name, p.dir, p.file) })
 	}

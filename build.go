@@ -179,9 +179,9 @@ func buildFailed(t *table, hs []uint64, h uint64, attempt int) error {
 			"keys chosen to collide, or hashes that are not Hash's (Config.Key keeps keys from being chosen)",
 			k, b1, b2, t.m, 2*slotsPerBucket)
 	}
-	return formatErr(ErrFull, "%d keys did not fit in %d attempts, the last of %d buckets: "+
+	return formatErr(ErrFull, "%s did not fit in %s, the last of %d buckets: "+
 		"keys chosen to crowd a few buckets, or hashes that are not Hash's (Config.Key keeps keys from being chosen)",
-		len(hs), attempt, t.m)
+		plural(len(hs), "key"), plural(attempt, "attempt"), t.m)
 }
 
 // keysCrowded returns h's buckets in t and how many distinct fingerprints

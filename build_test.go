@@ -27,6 +27,7 @@ func buildKeys(n int, seed uint64) []uint64 {
 // share fingerprints, included); its Len is the slots it filled, its
 // Capacity that of its table (TestBuiltCapacityPromise).
 func TestBuildKeepsEveryKey(t *testing.T) {
+	t.Parallel()
 	sizes := []int{0, 1, 2, 3, 7, 8, 9, 10, 16, 33, 34, 35, 100, 255, 257, 1000, 10_000}
 	if !testing.Short() {
 		sizes = append(sizes, 200_000)
@@ -70,6 +71,7 @@ func TestBuildKeepsEveryKey(t *testing.T) {
 // of 40 filters of 100,000 keys failed to take that many again after
 // Reset.
 func TestBuiltCapacityPromise(t *testing.T) {
+	t.Parallel()
 	sizes := []int{0, 1, 2, 5, 8, 9, 12, 20, 33, 64, 100, 257, 1000, 10_000, 100_000}
 	seeds := 3
 	if !testing.Short() {
@@ -230,6 +232,7 @@ func TestBuildConfig(t *testing.T) {
 // is within the configured one (five standard deviations of the binomial
 // count).
 func TestBuildFalsePositiveRate(t *testing.T) {
+	t.Parallel()
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for _, rate := range []float64{0.01, 0.001} {
 			b, err := Build(Config{FalsePositiveRate: rate, Layout: layout}, buildKeys(100_000, 5))
@@ -278,6 +281,7 @@ func TestBuildAllocations(t *testing.T) {
 // With -v it prints the table of bits per key (the buckets alone, and the
 // compact encoding).
 func TestBuildSize(t *testing.T) {
+	t.Parallel()
 	sizes := []int{10, 20, 34, 50, 100, 200, 500, 1000, 10_000, 100_000, 1_000_000}
 	if testing.Short() {
 		sizes = sizes[:9]

@@ -146,6 +146,7 @@ func fillTable(m uint64, c fillCase, count int, seed uint64) (failed, keys int) 
 // CUCKOO_FILLS=n runs n fills per configuration instead: 50,000 make the
 // 58 million fills of minFreeSlots' comment, in 2 minutes.
 func TestCapacityPromise(t *testing.T) {
+	t.Parallel()
 	count := 2000
 	if testing.Short() || raceEnabled {
 		count = 50
@@ -177,6 +178,7 @@ func TestCapacityPromise(t *testing.T) {
 // skipped their bucket counts: 26 of 400 fills of 3534 8-bit items failed
 // at 932 buckets, 20 of 400 of 5722 at 1508, 0.35% of 802 6-bit items at 220.
 func TestSplitTables(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		f    uint
 		m, n int
@@ -205,6 +207,7 @@ func TestSplitTables(t *testing.T) {
 // less for an m that splits the table. For every other m from 4 up, New's
 // table for that capacity is m buckets again.
 func TestCapacityFor(t *testing.T) {
+	t.Parallel()
 	fits := func(c int, f uint, m uint64) bool {
 		n, ok := bucketsFor(c, f)
 		return ok && n <= m
@@ -252,6 +255,7 @@ func TestCapacityFor(t *testing.T) {
 // up to 6000 buckets at widths 4 to 10 (none failed of 200 fills of each,
 // 60,600 in all; nor of 5 of each from 6000 to 30,000 buckets, 6,190).
 func TestSplitCapacity(t *testing.T) {
+	t.Parallel()
 	type split struct {
 		f uint
 		m uint64
@@ -286,6 +290,7 @@ func TestSplitCapacity(t *testing.T) {
 // from 3 to 64 divides m and leaves fewer than 1 in 16 fingerprints outside
 // the largest class of r(fp) mod q.
 func TestSplitsTableDefinition(t *testing.T) {
+	t.Parallel()
 	top := uint64(40_000)
 	if testing.Short() {
 		top = 6000

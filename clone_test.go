@@ -9,6 +9,7 @@ import (
 )
 
 func TestClone(t *testing.T) {
+	t.Parallel()
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for _, cfg := range []Config{
 			{Capacity: 500, FingerprintBits: 10, Layout: layout, Seed: 4},

@@ -211,6 +211,7 @@ func TestConcurrentClone(t *testing.T) {
 // (run it under -race), every merged key present after, and an error leaves
 // the filter as it was.
 func TestConcurrentMerge(t *testing.T) {
+	t.Parallel()
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for _, cfg := range []Config{
 			{Capacity: 20000, Layout: layout},

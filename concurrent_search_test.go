@@ -87,6 +87,7 @@ func testSearchPaths(t *testing.T, cfg Config) {
 // of one step, and then leaves the table's words as apply leaves them on a
 // copy; when it fails it has written nothing.
 func TestMoveNear(t *testing.T) {
+	t.Parallel()
 	for _, layout := range layouts {
 		for _, f := range []int{4, 8, 13, 16} {
 			t.Run(fmt.Sprintf("%v/f=%d", layout, f), func(t *testing.T) {

@@ -52,6 +52,7 @@ func configName(c Config) string {
 // Len and Count as the model says, failed inserts that change nothing, and
 // a Snapshot that decodes as a valid filter with the same answers.
 func TestConcurrentSequential(t *testing.T) {
+	t.Parallel()
 	for _, cfg := range concurrentConfigs() {
 		t.Run(configName(cfg), func(t *testing.T) {
 			c := mustNewConcurrent[uint64](t, cfg)
@@ -210,6 +211,7 @@ func TestCtableOver(t *testing.T) {
 // MaxCapacity into growable filters, for every width, both layouts, small
 // and large filters and several seeds: every insert succeeds.
 func TestConcurrentFillsCapacity(t *testing.T) {
+	t.Parallel()
 	sizes, seeds := []int{1, 3, 10, 30, 100, 1000, 30000}, uint64(10)
 	if testing.Short() {
 		sizes, seeds = sizes[:6], 4
@@ -555,6 +557,10 @@ func testConcurrentAllocs[T Hashable](t *testing.T, layout Layout, key func(int)
 			runs = 500
 		}
 		for name, op := range ops {
+			runs := runs
+			if batchOps[name] && !longTests() {
+				runs = batchAllocRuns() // TestZeroAllocations' reason
+			}
 			if a := testing.AllocsPerRun(runs, op); a != 0 {
 				t.Errorf("%T %+v %s: %v allocations per call", key(0), cfg, name, a)
 			}

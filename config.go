@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -206,8 +207,13 @@ func (c Config) check(full bool) (params, error) {
 		return p, invalidField("Generations", "%d must be in 0..%d", g, MaxGenerations)
 	}
 	if b := genBits(uint(g)); p.f+b > maxFingerprintBits {
-		return p, invalidField("Generations", "%d needs %d bits a slot beside the %d-bit fingerprint, and a slot holds at most %d: use fingerprints of at most %d bits",
-			g, b, p.f, maxFingerprintBits, maxFingerprintBits-b)
+		fits := maxFingerprintBits - b
+		if c.FingerprintBits == 0 { // the width is FalsePositiveRate's: name it, and a rate that fits
+			return p, invalidField("Generations", "%d needs %s a slot beside the %d-bit fingerprint of FalsePositiveRate %v, and a slot holds at most %d: raise FalsePositiveRate to %v or more (%d-bit fingerprints), or lower Generations",
+				g, plural(b, "bit"), p.f, cmp.Or(c.FalsePositiveRate, DefaultFalsePositiveRate), maxFingerprintBits, rateForBits(fits, full), fits)
+		}
+		return p, invalidField("Generations", "%d needs %s a slot beside the %d-bit fingerprint, and a slot holds at most %d: use fingerprints of at most %d bits",
+			g, plural(b, "bit"), p.f, maxFingerprintBits, fits)
 	}
 	p.gens = uint(g)
 	return p, nil
@@ -236,13 +242,13 @@ func (p *params) growable(maxCap int, set bool) error {
 	if gb := genBits(p.gens); p.f+g+gb > maxFingerprintBits { // g <= 28: the first table has 16 buckets or more, the last at most 2^32
 		gens, fix := "", "raise Capacity, lower MaxCapacity, "
 		if gb > 0 {
-			gens, fix = fmt.Sprintf(" and Generations %d's %d generation bits", p.gens, gb), fix+"lower Generations, "
+			gens, fix = fmt.Sprintf(" and Generations %d's %s", p.gens, plural(gb, "generation bit")), fix+"lower Generations, "
 		}
 		if fix += "or lower FingerprintBits"; !set {
 			fix = fix[:len(fix)-len("lower FingerprintBits")] + "raise FalsePositiveRate"
 		}
-		return invalidField("MaxCapacity", "%d is 2^%d times Capacity %d; its %d doublings%s leave a slot room for fingerprints of at most %d bits, not %d: %s",
-			maxCap, g, p.capacity, g, gens, maxFingerprintBits-g-gb, p.f, fix)
+		return invalidField("MaxCapacity", "%d is 2^%d times Capacity %d; with %s%s, a slot holds fingerprints of at most %d bits, not %d: %s",
+			maxCap, g, p.capacity, plural(g, "doubling"), gens, maxFingerprintBits-g-gb, p.f, fix)
 	}
 	m0 := (final + 1<<g - 1) >> g
 	m0 = max(m0+m0&1, p.m)
@@ -404,4 +410,24 @@ func bitsForRate(rate float64, full bool) (uint, bool) {
 		}
 	}
 	return 0, false
+}
+
+// rateForBits is the least FalsePositiveRate that bitsForRate turns into f
+// bits or fewer, rounded up to 3 significant digits, for messages that
+// advise a rate: New accepts the rate as printed.
+func rateForBits(f uint, full bool) float64 {
+	load := 1.0
+	if !full {
+		load = targetLoad(f)
+	}
+	x := falsePositiveRate(f, load)
+	exp := int(math.Floor(math.Log10(x))) - 2
+	digits := math.Ceil(x / math.Pow(10, float64(exp)))
+	for {
+		r, _ := strconv.ParseFloat(fmt.Sprintf("%.0fe%d", digits, exp), 64)
+		if r >= x {
+			return r
+		}
+		digits++
+	}
 }

@@ -1,8 +1,10 @@
 package cuckoo
 
 import (
+	"bytes"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -142,5 +144,113 @@ func TestConfigSizeBytes(t *testing.T) {
 	// A billion 16-bit items: about 2.1 GB, computed without allocating it.
 	if size, err := cfg.SizeBytes(); math.MaxInt > 1<<32 && (err != nil || size < 2_100_000_000 || size > 2_110_000_000) {
 		t.Fatalf("%+v: %d bytes, %v", cfg, size, err)
+	}
+}
+
+// TestConfigErrorsSay checks what two errors of New say: the singular
+// where a count is one, and the field the user set when the fingerprint
+// width came from FalsePositiveRate, with a rate that fits, which New then
+// takes.
+func TestConfigErrorsSay(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		says []string
+	}{
+		{Config{Capacity: 100, FingerprintBits: 32, Generations: 2},
+			[]string{"Generations 2 needs 1 bit a slot beside the 32-bit fingerprint", "use fingerprints of at most 31 bits"}},
+		{Config{Capacity: 100, FingerprintBits: 30, Generations: 16},
+			[]string{"Generations 16 needs 4 bits a slot beside the 30-bit fingerprint", "use fingerprints of at most 28 bits"}},
+		{Config{Capacity: 1000, FalsePositiveRate: 1e-7, Generations: 256},
+			[]string{"Generations 256 needs 8 bits a slot beside the 27-bit fingerprint of FalsePositiveRate 1e-07",
+				"raise FalsePositiveRate to 4.53e-07 or more (24-bit fingerprints), or lower Generations"}},
+		{Config{Capacity: 1000, FalsePositiveRate: 3e-9, Generations: 2, Layout: SemiSorted},
+			[]string{"Generations 2 needs 1 bit a slot beside the 32-bit fingerprint of FalsePositiveRate 3e-09",
+				"(31-bit fingerprints), or lower Generations"}},
+		{Config{Capacity: 1000, MaxCapacity: 2000, FingerprintBits: 32},
+			[]string{"MaxCapacity 2000 is 2^1 times Capacity 1000; with 1 doubling, a slot holds fingerprints of at most 31 bits, not 32"}},
+		{Config{Capacity: 1000, MaxCapacity: 4000, FingerprintBits: 31},
+			[]string{"with 2 doublings, a slot holds fingerprints of at most 30 bits, not 31"}},
+	} {
+		_, err := New[uint64](c.cfg)
+		if !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("New(%+v): %v, want ErrInvalidConfig", c.cfg, err)
+			continue
+		}
+		for _, s := range c.says {
+			if !strings.Contains(err.Error(), s) {
+				t.Errorf("New(%+v): %q does not say %q", c.cfg, err, s)
+			}
+		}
+	}
+
+	// The rate the message advises is the least that fits, to its 3 digits.
+	for _, layout := range layouts {
+		f, err := New[uint64](Config{Capacity: 1000, FalsePositiveRate: 4.53e-7, Generations: 256, Layout: layout})
+		if err != nil || f.FingerprintBits() != 24 {
+			t.Fatalf("FalsePositiveRate 4.53e-07, Generations 256, %v: %v", layout, err)
+		}
+		if _, err := New[uint64](Config{Capacity: 1000, FalsePositiveRate: 4.52e-7, Generations: 256, Layout: layout}); err == nil {
+			t.Fatalf("FalsePositiveRate 4.52e-07, Generations 256, %v: accepted: 4.53e-07 is not the least rate that fits", layout)
+		}
+	}
+	for f := uint(minFingerprintBits); f <= maxFingerprintBits; f++ {
+		for _, full := range []bool{false, true} {
+			r := rateForBits(f, full)
+			if got, ok := bitsForRate(r, full); !ok || got > f {
+				t.Fatalf("rateForBits(%d, %v) = %v, which takes %d bits", f, full, r, got)
+			}
+			if s := strconv.FormatFloat(r, 'g', -1, 64); len(strings.TrimLeft(strings.Split(s, "e")[0], "0.")) > 4 {
+				t.Fatalf("rateForBits(%d, %v) = %s, not 3 significant digits", f, full, s)
+			}
+		}
+	}
+}
+
+// TestMessagesSingular checks that messages with a count of one say so in
+// the singular: String of a filter with one item and one generation, and
+// the encoding errors whose counts can be one.
+func TestMessagesSingular(t *testing.T) {
+	if got := plural(0, "bit") + ", " + plural(uint8(1), "bit") + ", " + plural(uint64(2), "bit"); got != "0 bits, 1 bit, 2 bits" {
+		t.Fatalf("plural: %q", got)
+	}
+	f := mustNew[uint64](t, Config{Capacity: 100, Generations: 1})
+	if err := f.Insert(1); err != nil {
+		t.Fatal(err)
+	}
+	enc := mustMarshal(t, f)
+	v, err := NewView[uint64](enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mustNewConcurrent[uint64](t, Config{Capacity: 100, Generations: 1})
+	for _, s := range []string{f.String(), v.String()} {
+		if !strings.Contains(s, ", 1 item, capacity 100, 1 generation, load") {
+			t.Errorf("%q: want 1 item and 1 generation", s)
+		}
+	}
+	if s := c.String(); !strings.Contains(s, ", 0 items, capacity 100, 1 generation, load") {
+		t.Errorf("%q: want 0 items and 1 generation", s)
+	}
+
+	oneSlot := bytes.Clone(enc)
+	oneSlot[offSlots] = 1
+	genOne := bytes.Clone(enc)
+	genOne[offGeneration] = 1
+	for _, c := range []struct {
+		data []byte
+		says string
+	}{
+		{enc[:1], "truncated: 1 byte, the header has 128"},
+		{oneSlot, "1 slot per bucket, want 4"},
+		{genOne, "current generation 1 of 1 generation"},
+		{[]byte{compactVersion}, "truncated: 1 byte, a compact encoding has at least"},
+	} {
+		_, err := NewView[uint64](c.data)
+		if err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("NewView: %v, want it to say %q", err, c.says)
+		}
+	}
+	if _, err := EncodedLen(enc[:1]); err == nil || !strings.Contains(err.Error(), "truncated: 1 byte of a 128-byte header") {
+		t.Errorf("EncodedLen of 1 byte: %v", err)
 	}
 }

@@ -208,6 +208,7 @@ func checkEncodedLikeView[T Hashable](t *testing.T, data []byte, key T) {
 // count length without a seed, and a few count bytes, at every length up
 // to 80: the same answer and the same error.
 func TestContainsEncodedFastPath(t *testing.T) {
+	t.Parallel()
 	h := uint64(0x0123456789abcdef)
 	p := unsafe.Pointer(&h)
 	data := make([]byte, 80)

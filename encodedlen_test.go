@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -74,7 +75,7 @@ func TestEncodedLenErrors(t *testing.T) {
 		t.Fatalf("EncodedLen allocates %v times", a)
 	}
 	for l := range headerSize {
-		if n, err := EncodedLen(enc[:l]); n != 0 || !errors.Is(err, ErrCorrupt) {
+		if n, err := EncodedLen(enc[:l]); n != 0 || !errors.Is(err, ErrCorrupt) || !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Fatalf("header cut to %d bytes: %d, %v", l, n, err)
 		}
 	}
@@ -135,6 +136,63 @@ func TestEncodedLenErrors(t *testing.T) {
 			t.Fatalf("%d random bytes: %d, %v", len(b), n, err)
 		} else {
 			checkFormatErr(t, err, "random bytes")
+		}
+	}
+}
+
+// TestEncodedLenShortHeader: a header cut short gives EncodedLen's promise,
+// ErrCorrupt and io.ErrUnexpectedEOF, at every cut from 0 bytes (no header
+// yet) to 127, as far as the magic and version are right; a wrong magic or
+// version is refused as soon as its bytes are there, without the EOF, and
+// the decoders, given what should be a whole encoding, call any cut
+// corrupt.
+func TestEncodedLenShortHeader(t *testing.T) {
+	enc := mustMarshal(t, builtFilter(t, Config{Capacity: 100, FingerprintBits: 12}, 100, intKey))
+	for cut := range headerSize {
+		b := enc[:cut]
+		n, err := EncodedLen(b)
+		if n != 0 || !errors.Is(err, ErrCorrupt) || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("EncodedLen of a header cut to %d bytes: %d, %v; want 0 and ErrCorrupt with io.ErrUnexpectedEOF", cut, n, err)
+		}
+		want := fmt.Sprintf("truncated: %s of a %d-byte header", plural(cut, "byte"), headerSize)
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("EncodedLen of %d bytes: %q, want it to say %q", cut, err, want)
+		}
+		_, verr := NewView[uint64](b)
+		_, uerr := NewViewUnverified[uint64](b)
+		_, kerr := NewKeyedView[uint64](b, testKey)
+		_, derr := DecodeKeyed[uint64](b, testKey)
+		var f Filter[uint64]
+		ferr := f.UnmarshalBinary(b)
+		var c ConcurrentFilter[uint64]
+		cerr := c.UnmarshalBinary(b)
+		ok, eerr := ContainsEncoded(b, uint64(1))
+		hok, herr := ContainsHashEncoded(b, 1)
+		for name, err := range map[string]error{"NewView": verr, "NewViewUnverified": uerr, "NewKeyedView": kerr,
+			"DecodeKeyed": derr, "Filter.UnmarshalBinary": ferr, "ConcurrentFilter.UnmarshalBinary": cerr,
+			"ContainsEncoded": eerr, "ContainsHashEncoded": herr} {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("%s of a header cut to %d bytes: %v, want ErrCorrupt", name, cut, err)
+			}
+		}
+		if !ok || !hok {
+			t.Fatalf("ContainsEncoded of a header cut to %d bytes: %v, %v; want true with the error", cut, ok, hok)
+		}
+	}
+
+	// Wrong bytes are refused as soon as they are there, not waited for.
+	badMagic := bytes.Clone(enc)
+	badMagic[2] = 'X'
+	for cut := 3; cut < headerSize; cut++ {
+		if n, err := EncodedLen(badMagic[:cut]); n != 0 || !errors.Is(err, ErrCorrupt) || errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("bad magic cut to %d bytes: %d, %v; want ErrCorrupt without io.ErrUnexpectedEOF", cut, n, err)
+		}
+	}
+	badVersion := bytes.Clone(enc)
+	binary.LittleEndian.PutUint16(badVersion[offVersion:], formatVersion+1)
+	for cut := offVersion + 2; cut < headerSize; cut++ {
+		if n, err := EncodedLen(badVersion[:cut]); n != 0 || !errors.Is(err, ErrUnsupportedVersion) || errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("version %d cut to %d bytes: %d, %v; want ErrUnsupportedVersion without io.ErrUnexpectedEOF", formatVersion+1, cut, n, err)
 		}
 	}
 }

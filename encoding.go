@@ -138,19 +138,27 @@ func checkVersion(b []byte) error {
 	return nil
 }
 
+// checkPrefix checks the magic and version as far as b holds them: nil
+// for bytes that may begin an encoding with a header, empty b included.
+func checkPrefix(b []byte) error {
+	if len(b) >= offVersion+2 {
+		return checkVersion(b)
+	}
+	if m := b[:min(len(b), len(formatMagic))]; string(m) != string(formatMagic[:len(m)]) {
+		return formatErr(ErrCorrupt, "bad magic %q", m)
+	}
+	return nil
+}
+
 // parseHeader checks the header at the start of b: magic, version, then
 // every parameter, reading nothing past it.
 func parseHeader(b []byte) (header, error) {
 	var h header
-	if len(b) >= offVersion+2 {
-		if err := checkVersion(b); err != nil {
-			return h, err
-		}
-	} else if len(b) < len(formatMagic) && string(b) != string(formatMagic[:len(b)]) {
-		return h, formatErr(ErrCorrupt, "bad magic %q", b)
+	if err := checkPrefix(b); err != nil {
+		return h, err
 	}
 	if len(b) < headerSize {
-		return h, formatErr(ErrCorrupt, "truncated: %d bytes, the header has %d", len(b), headerSize)
+		return h, formatErr(ErrCorrupt, "truncated: %s, the header has %d", plural(len(b), "byte"), headerSize)
 	}
 	le := binary.LittleEndian
 	h = header{
@@ -171,13 +179,13 @@ func parseHeader(b []byte) (header, error) {
 	case h.gens == 0 && h.gen != 0:
 		return h, formatErr(ErrCorrupt, "current generation %d in a filter whose keys never expire", h.gen)
 	case h.gens != 0 && h.gen >= h.gens:
-		return h, formatErr(ErrCorrupt, "current generation %d of %d generations", h.gen, h.gens)
+		return h, formatErr(ErrCorrupt, "current generation %d of %s", h.gen, plural(h.gens, "generation"))
 	case h.k > h.g:
 		return h, formatErr(ErrCorrupt, "stage %d past the filter's last, %d", h.k, h.g)
 	case h.f+h.g+genBits(h.gens) > maxFingerprintBits:
-		return h, formatErr(ErrCorrupt, "%d-bit fingerprints with %d doublings and %d generations: slots would exceed %d bits", h.f, h.g, h.gens, maxFingerprintBits)
+		return h, formatErr(ErrCorrupt, "%d-bit fingerprints with %s and %s: slots would exceed %d bits", h.f, plural(h.g, "doubling"), plural(h.gens, "generation"), maxFingerprintBits)
 	case b[offSlots] != slotsPerBucket:
-		return h, formatErr(ErrCorrupt, "%d slots per bucket, want %d", b[offSlots], slotsPerBucket)
+		return h, formatErr(ErrCorrupt, "%s per bucket, want %d", plural(b[offSlots], "slot"), slotsPerBucket)
 	case h.kind != h.kind.family() || h.kind == kindInvalid:
 		return h, formatErr(ErrCorrupt, "unknown key kind %d", h.kind)
 	case b[offFlags]&^flagKeyed != 0 || !h.keyed && h.keyCheck != 0 ||
@@ -186,7 +194,7 @@ func parseHeader(b []byte) (header, error) {
 	case h.m < 2 || h.m%2 != 0 || h.m > maxBuckets:
 		return h, formatErr(ErrCorrupt, "bucket count %d: it must be even and in 2..%d", h.m, uint64(maxBuckets))
 	case h.m>>h.k < 2 || h.m>>h.k%2 != 0 || h.m>>h.k<<h.k != h.m:
-		return h, formatErr(ErrCorrupt, "bucket count %d is not an even count doubled %d times", h.m, h.k)
+		return h, formatErr(ErrCorrupt, "bucket count %d is not an even count doubled %s", h.m, plural(h.k, "time"))
 	case h.count > h.m*slotsPerBucket:
 		return h, formatErr(ErrCorrupt, "item count %d exceeds the %d slots", h.count, h.m*slotsPerBucket)
 	case h.capacity == 0 || h.capacity > math.MaxInt64:
@@ -207,13 +215,20 @@ func parseHeader(b []byte) (header, error) {
 // at data, from its header alone, so that filters stored back to back open
 // without an index: NewView(data[:n]). data may hold more bytes after the
 // encoding; if it holds fewer, EncodedLen returns n and an error wrapping
-// ErrCorrupt and io.ErrUnexpectedEOF. It checks the header as NewView does,
-// with its errors, and reads nothing past it; a length too large for an int
-// gives an error wrapping ErrIncompatible. It never panics and allocates
-// nothing but an error.
+// ErrCorrupt and io.ErrUnexpectedEOF. A header cut short, fewer than its 128
+// bytes whose magic and version are right as far as they go, gives 0 and an
+// error wrapping the same two: a reader of a stream reads more and calls
+// again. Empty data is such a cut (only the caller knows whether its stream
+// has ended). It checks the header as NewView does, with its errors, and
+// reads nothing past it; a length too large for an int gives an error
+// wrapping ErrIncompatible. It never panics and allocates nothing but an
+// error.
 func EncodedLen(data []byte) (int, error) {
 	if len(data) > 0 && isCompact(data[0]) {
 		return 0, compactLenErr(data[0])
+	}
+	if len(data) < headerSize && checkPrefix(data) == nil {
+		return 0, fmt.Errorf("%w: truncated: %s of a %d-byte header: %w", ErrCorrupt, plural(len(data), "byte"), headerSize, io.ErrUnexpectedEOF)
 	}
 	h, err := parseHeader(data)
 	if err != nil {
@@ -335,13 +350,13 @@ func (t *table) checkStructure(count uint64, padded bool) error {
 				return formatErr(ErrCorrupt, "bucket %d holds fingerprint 0 (slot %#x)", i, v)
 			}
 			if t.genBits != 0 && v>>(t.kbits&31) >= uint32(t.gens) {
-				return formatErr(ErrCorrupt, "bucket %d holds fingerprint %d of generation %d, of %d generations",
-					i, v&uint32(t.fpMask), v>>(t.kbits&31), t.gens)
+				return formatErr(ErrCorrupt, "bucket %d holds fingerprint %d of generation %d, of %s",
+					i, v&uint32(t.fpMask), v>>(t.kbits&31), plural(t.gens, "generation"))
 			}
 		}
 	}
 	if occupied != count {
-		return formatErr(ErrCorrupt, "item count %d, but %d slots are occupied", count, occupied)
+		return formatErr(ErrCorrupt, "item count %d, but the table holds %s", count, plural(occupied, "fingerprint"))
 	}
 	return nil
 }

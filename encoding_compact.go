@@ -107,7 +107,7 @@ func compactHeader(data []byte) (header, error) {
 	}
 	n := uint64(len(data))
 	if n < 1+compactFields {
-		return header{}, formatErr(ErrCorrupt, "truncated: %d bytes, a compact encoding has at least %d", n, 1+compactFields)
+		return header{}, formatErr(ErrCorrupt, "truncated: %s, a compact encoding has at least %d", plural(n, "byte"), 1+compactFields)
 	}
 	shape, flags, check := data[n-1], data[n-2], data[n-3]
 	h := header{compact: true, layout: Layout(shape >> 5 & 1), f: uint(shape&31) + minFingerprintBits,
@@ -142,7 +142,7 @@ func compactHeader(data []byte) (header, error) {
 	h.m = buckets / uint64(bbits)
 	switch {
 	case c != countBytes(h.count, seeded, probeReachOf(h.f, bbits)):
-		return header{}, formatErr(ErrCorrupt, "item count %d written in %d bytes", h.count, c)
+		return header{}, formatErr(ErrCorrupt, "item count %d written in %s", h.count, plural(c, "byte"))
 	case h.count > math.MaxUint32:
 		return header{}, formatErr(ErrCorrupt, "item count %d: a compact encoding holds fewer than 2^32", h.count)
 	case h.seed == 0:
@@ -150,8 +150,8 @@ func compactHeader(data []byte) (header, error) {
 	case seeded && h.seed == DefaultSeed:
 		return header{}, formatErr(ErrCorrupt, "DefaultSeed written out (it is written only as a clear flag)")
 	case h.m*uint64(bbits) != buckets || h.m < 2 || h.m%2 != 0 || h.m > maxBuckets || h.count > h.m*slotsPerBucket:
-		return header{}, formatErr(ErrCorrupt, "%d bytes of buckets are not an even number of %d-bit buckets in 2..%d holding at most the %d items of the trailer",
-			buckets/8, bbits, uint64(maxBuckets), h.count)
+		return header{}, formatErr(ErrCorrupt, "%s of buckets are not an even number of %d-bit buckets in 2..%d holding at most the trailer's %s",
+			plural(buckets/8, "byte"), bbits, uint64(maxBuckets), plural(h.count, "item"))
 	}
 	return h, nil
 }

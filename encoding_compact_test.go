@@ -332,6 +332,7 @@ func testGoldenCompact[T Hashable](t *testing.T, file string, cfg Config, n int,
 // mark the trailer should refuse all but about one in 2^20 cuts; without
 // them, about one cut in 400, some 350 of these, reads as a filter.
 func TestCompactCutShort(t *testing.T) {
+	t.Parallel()
 	for n := 20; n < 320; n++ {
 		for _, f := range []int{10, 13} {
 			keys := make([]string, n)

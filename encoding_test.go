@@ -20,6 +20,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func TestEncodingRoundTrip(t *testing.T) {
+	t.Parallel()
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for f := minFingerprintBits; f <= maxFingerprintBits; f++ {
 			t.Run("f"+strconv.Itoa(f), func(t *testing.T) {
@@ -311,6 +312,7 @@ func TestWriteToErrors(t *testing.T) {
 // TestEncodingBitFlips flips every bit of an encoding: each flip is rejected
 // with a sentinel by every decoder, and leaves the receiver unchanged.
 func TestEncodingBitFlips(t *testing.T) {
+	t.Parallel()
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for _, f := range []int{4, 11, 32, -6} { // -6: growable, 6 bits
 			cfg, n := Config{Capacity: 12, FingerprintBits: f, Layout: layout}, 12

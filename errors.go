@@ -36,6 +36,16 @@ var (
 	ErrIncompatible = errors.New("cuckoo: incompatible filter")
 )
 
+// plural is n and noun for messages, the noun with an s unless n is 1:
+// plural(1, "bit") is "1 bit", plural(8, "bit") "8 bits".
+func plural[N ~int | ~uint | ~uint8 | ~uint64](n N, noun string) string {
+	s := fmt.Sprintf("%d %s", n, noun)
+	if n != 1 {
+		s += "s"
+	}
+	return s
+}
+
 // formatErr wraps sentinel with the message fmt.Sprintf(format, args...).
 func formatErr(sentinel error, format string, args ...any) error {
 	return fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, args...))

@@ -136,6 +136,7 @@ func checkSameExpiring(t *testing.T, what string, want, got interface {
 // original, the same bytes. A ConcurrentFilter's encoding continues as the
 // ConcurrentFilter did.
 func TestExpiringEncodingRoundTrip(t *testing.T) {
+	t.Parallel()
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for _, gens := range []int{1, 2, 3, 4, 256} {
 			for _, bits := range expiringWidths(gens) {

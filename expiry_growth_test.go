@@ -30,7 +30,7 @@ func TestExpiringGrowableConfig(t *testing.T) {
 		{Config{Capacity: 1000, MaxCapacity: 1 << 20, Generations: 256, FalsePositiveRate: 1e-6},
 			[]string{"MaxCapacity", "Generations 256's 8 generation bits", "at most 14 bits", "raise FalsePositiveRate"}},
 		{Config{Capacity: 1000, MaxCapacity: 1 << 20, FingerprintBits: 24},
-			[]string{"10 doublings leave a slot room for fingerprints of at most 22 bits, not 24", "or lower FingerprintBits"}},
+			[]string{"with 10 doublings, a slot holds fingerprints of at most 22 bits, not 24", "or lower FingerprintBits"}},
 	} {
 		for _, layout := range layouts {
 			cfg := c.cfg

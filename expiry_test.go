@@ -193,6 +193,7 @@ func (m *expiringModel) check(t *testing.T, probe []uint64) {
 // exact model: no live key is ever absent, Len is exact, expired keys are
 // found only where another live key shares their fingerprint and buckets.
 func TestExpiringModel(t *testing.T) {
+	t.Parallel()
 	// Each run of a few thousand steps fills its 300-key filter, advances
 	// through every generation many times and meets every operation on
 	// full, expired and refreshed slots; CI's long run makes longer ones.
@@ -775,6 +776,7 @@ func BenchmarkExpiring(b *testing.B) {
 // generation bits and every generation: random buckets, empty ones, full
 // ones and ones of one generation.
 func TestExpireWords(t *testing.T) {
+	t.Parallel()
 	r := newRand(7)
 	const m = 64
 	for gens, layout := uint(2), Layout(0); gens <= 16; gens, layout = gens+1, layout^1 {

@@ -51,6 +51,7 @@ func fillToCapacity(t *testing.T, cfg Config, salt uint64) {
 }
 
 func TestFillToCapacity(t *testing.T) {
+	t.Parallel()
 	sizes := []int{100, 1000, 10_000, 100_000}
 	seeds := 10
 	if testing.Short() {
@@ -94,6 +95,7 @@ func TestFillToCapacityLarge(t *testing.T) {
 // up to a few hundred keys; -short's 20,000 ops still make 200 of them per
 // configuration.
 func TestModel(t *testing.T) {
+	t.Parallel()
 	ops := 60_000
 	if testing.Short() {
 		ops = 20_000
@@ -156,6 +158,7 @@ func runModel(t *testing.T, cfg Config, ops int, seed uint64) {
 }
 
 func TestFailedInsertsLoseNothing(t *testing.T) {
+	t.Parallel()
 	// Fill to the first ErrFull, then keep inserting: every failure leaves
 	// the table byte for byte as it was, and nothing stored goes missing.
 	forEachLayout(t, func(t *testing.T, layout Layout) {
@@ -187,6 +190,7 @@ func TestFailedInsertsLoseNothing(t *testing.T) {
 }
 
 func TestLoadAtFirstFailure(t *testing.T) {
+	t.Parallel()
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for bits := 8; bits <= 32; bits++ {
 			for seed := range uint64(3) {
@@ -374,6 +378,7 @@ func TestAccessors(t *testing.T) {
 // which is read-only and may be copied. The field that makes vet report a
 // Filter (noCopy) must cost nothing: no bytes, and no move of the state.
 func TestVetReportsCopies(t *testing.T) {
+	t.Parallel()
 	var f Filter[string]
 	if unsafe.Sizeof(f) != unsafe.Sizeof(f.c) || unsafe.Offsetof(f.c) != 0 {
 		t.Fatalf("Filter is %d bytes, its core %d at offset %d", unsafe.Sizeof(f), unsafe.Sizeof(f.c), unsafe.Offsetof(f.c))

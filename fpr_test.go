@@ -10,6 +10,7 @@ import (
 // deviations of the binomial count (plus one, for tiny rates), and never
 // above the usual estimate 1 - (1 - 1/(2^f-1))^(8 load) by more than that.
 func TestFalsePositiveRate(t *testing.T) {
+	t.Parallel()
 	queries := 1 << 21
 	if testing.Short() {
 		queries = 1 << 18

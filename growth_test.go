@@ -49,6 +49,7 @@ func TestLayeredOther(t *testing.T) {
 // still found, the item count is unchanged, and keys never inserted are
 // found no more often than the rate of the stage's slot width allows.
 func TestDoublingKeepsEverything(t *testing.T) {
+	t.Parallel()
 	for _, layout := range layouts {
 		for _, c := range []struct {
 			m0    uint64
@@ -180,6 +181,7 @@ func TestGrowableConfig(t *testing.T) {
 // overfill, deletes, counts, resets; no false negatives, failed inserts
 // change nothing) on growable filters that start tiny.
 func TestModelGrowable(t *testing.T) {
+	t.Parallel()
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for _, c := range []struct{ bits, capacity, maxCap int }{{4, 10, 640}, {8, 16, 4096}, {13, 100, 3200}, {16, 20, 20 << 10}, {21, 50, 1600}} {
 			for seed := range uint64(2) {
@@ -195,6 +197,7 @@ func TestModelGrowable(t *testing.T) {
 // deletes half and checks the rest; and checks that Reset returns to a new
 // filter's table.
 func TestFillGrowable(t *testing.T) {
+	t.Parallel()
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for _, c := range []struct {
 			capacity, maxCap int

@@ -221,6 +221,7 @@ func roundTrip[T Hashable](t *testing.T, keys []T) {
 // that shows the check can fail, and it is why the filter pays for xxh3's
 // second multiply (BenchmarkLookupCost measures what it costs).
 func TestStructuredKeys(t *testing.T) {
+	t.Parallel()
 	n := 100_000
 	if testing.Short() {
 		n = 30_000

@@ -25,6 +25,16 @@ import (
 // sizes further.
 func longTests() bool { return os.Getenv("CUCKOO_LONG") != "" }
 
+// Tests in parallel: a test that takes more than a few tens of
+// milliseconds calls t.Parallel(), unless it
+//   - counts allocations (testing.AllocsPerRun, runtime.ReadMemStats): the
+//     counts are of every goroutine's, and AllocsPerRun sets GOMAXPROCS;
+//   - sets a package variable that other tests read: useBatchAsm and
+//     useWideAsm (forEachImpl, setImpl, implementations), walkPrefetchMin;
+//   - sets GOMAXPROCS (the stress tests).
+// Go resumes the parallel tests only when every sequential one has
+// finished, so those run alone, as before.
+
 // layouts lists the layouts every shared test runs on.
 var layouts = []Layout{Packed, SemiSorted}
 

@@ -23,14 +23,18 @@ func TestKickSameWalk(t *testing.T) {
 		// minutes under it: the tests without -race run it whole.
 		t.Skip("single-goroutine comparison; run without -race")
 	}
-	forEachLayout(t, func(t *testing.T, layout Layout) { testKickSameWalk(t, layout, false, 0, 0) })
+	// Each subtest has its own filters and reads no variable that another
+	// test sets: they run in parallel, with each other and other tests.
+	t.Parallel()
+	forEachLayout(t, func(t *testing.T, layout Layout) { t.Parallel(); testKickSameWalk(t, layout, false, 0, 0) })
 	for stage := range uint(2) {
-		t.Run(fmt.Sprintf("Packed/growable/stage=%d", stage), func(t *testing.T) { testKickSameWalk(t, Packed, true, stage, 0) })
-		t.Run(fmt.Sprintf("Packed/growable/gens=4/stage=%d", stage), func(t *testing.T) { testKickSameWalk(t, Packed, true, stage, 4) })
+		t.Run(fmt.Sprintf("Packed/growable/stage=%d", stage), func(t *testing.T) { t.Parallel(); testKickSameWalk(t, Packed, true, stage, 0) })
+		t.Run(fmt.Sprintf("Packed/growable/gens=4/stage=%d", stage), func(t *testing.T) { t.Parallel(); testKickSameWalk(t, Packed, true, stage, 4) })
 	}
 	for _, gens := range []uint{2, 4, 16, 256} { // 1 to 8 generation bits: with 8, the prefix holds none of the fingerprint
 		t.Run(fmt.Sprintf("gens=%d", gens), func(t *testing.T) {
-			forEachLayout(t, func(t *testing.T, layout Layout) { testKickSameWalk(t, layout, false, 0, gens) })
+			t.Parallel()
+			forEachLayout(t, func(t *testing.T, layout Layout) { t.Parallel(); testKickSameWalk(t, layout, false, 0, gens) })
 		})
 	}
 }

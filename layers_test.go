@@ -19,6 +19,7 @@ import (
 // platform running the test builds, without their imports (uses of other
 // packages' names stay unresolved, which the check does not need).
 func TestFileLayers(t *testing.T) {
+	t.Parallel()
 	layers := docLayers(t)
 	rank := func(file string) int {
 		for i, patterns := range layers {

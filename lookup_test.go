@@ -121,6 +121,7 @@ func TestHashBatchAllImplementations(t *testing.T) {
 }
 
 func TestProbeEveryWidth(t *testing.T) {
+	t.Parallel()
 	// Bucket contents chosen to hit the edges: empty slots, the largest
 	// fingerprint, neighbours that differ from fp in one bit.
 	r := newRand(5)

@@ -13,6 +13,7 @@ import (
 // all, and answers other keys like a filter built from all the keys would
 // (the same rate), for fixed and growable filters of both layouts.
 func TestMergeShards(t *testing.T) {
+	t.Parallel()
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		for _, cfg := range []Config{
 			{Capacity: 40_000, FingerprintBits: 12},

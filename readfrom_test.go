@@ -109,6 +109,7 @@ func (o *offsetRecorder) Read(p []byte) (int, error) {
 // and one byte either side of those, and at every 64 KiB boundary (4 KiB
 // with longTests(), 256 KiB with -short).
 func TestReadFromCutLarge(t *testing.T) {
+	t.Parallel()
 	f := mustNew[uint64](t, Config{Capacity: 4_000_000, FingerprintBits: 13, Seed: 3})
 	for i := range 1000 {
 		_ = f.Insert(intKey(i))

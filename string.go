@@ -64,10 +64,10 @@ func (r *reader) summary(name string) string {
 		grows = fmt.Sprintf(", growable to %d", r.maxCapacity)
 	}
 	if r.t.gens != 0 {
-		grows += fmt.Sprintf(", %d generations", r.t.gens)
+		grows += ", " + plural(r.t.gens, "generation")
 	}
-	return fmt.Sprintf("%s(%s%s keys, %d-bit %v, %d items, capacity %d%s, load %s%%)",
-		name, keyed, r.kind.family().familyName(), r.t.fbits, r.t.layout, r.count, r.capacity, grows,
+	return fmt.Sprintf("%s(%s%s keys, %d-bit %v, %s, capacity %d%s, load %s%%)",
+		name, keyed, r.kind.family().familyName(), r.t.fbits, r.t.layout, plural(r.count, "item"), r.capacity, grows,
 		strconv.FormatFloat(100*r.loadFactor(), 'g', 3, 64))
 }
 

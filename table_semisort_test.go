@@ -37,6 +37,7 @@ func TestSemiCodesExhaustive(t *testing.T) {
 }
 
 func TestSemiBucketsEveryWidth(t *testing.T) {
+	t.Parallel()
 	// For every width, every prefix multiset with random low bits round
 	// trips through a bucket, in a table whose other buckets are random and
 	// stay untouched, and the probe agrees with a slot-by-slot comparison.

@@ -196,6 +196,7 @@ func BenchmarkViewContains(b *testing.B) {
 // without a panic (TestGuardPage shows the probes' reads stay inside the
 // table whatever its bytes).
 func TestViewUnverifiedMisses(t *testing.T) {
+	t.Parallel()
 	const n = 1000
 	enc := mustMarshal(t, builtFilter(t, Config{Capacity: n, Seed: 77}, n, stringKey))
 	stored := func(v *View[string]) (found int) {
