@@ -624,7 +624,7 @@ func (c *concurrent) putWords(s *ctable, h uint64) pathResult {
 				x, r = x+2, pathApplied // one key more
 			}
 		}
-		storeRelease((*uint64)(unsafe.Pointer(&l.state)), x)
+		l.state.Store(x)
 		return r
 	}
 	return pathAll

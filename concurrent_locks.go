@@ -3,7 +3,6 @@ package cuckoo
 import (
 	"runtime"
 	"sync/atomic"
-	"unsafe"
 )
 
 // The writers' locks of a ConcurrentFilter (protocol in concurrent.go):
@@ -64,12 +63,14 @@ func (c *concurrent) wait(l *stripeLock) uint64 {
 	}
 }
 
-// unlock releases stripe i: a release store, all an unlock needs.
+// unlock releases stripe i. An atomic store (XCHG on amd64) measured as
+// fast as a plain MOV in assembly, whose call cost 17 instructions an
+// insert (f = 13).
 func (c *concurrent) unlock(i uint64) { c.locks[i].unlock() }
 
 // unlock is concurrent.unlock of stripe l.
 func (l *stripeLock) unlock() {
-	storeRelease((*uint64)(unsafe.Pointer(&l.state)), l.state.Load()&^1)
+	l.state.Store(l.state.Load() &^ 1)
 }
 
 // unlockAdding releases stripe i of table s, whose holder added d keys
@@ -81,8 +82,7 @@ func (c *concurrent) unlockAdding(s *ctable, i uint64, d int64) {
 	if d != 0 && s.batch != 0 {
 		c.pending(s, l, d)
 	}
-	p := (*uint64)(unsafe.Pointer(&l.state))
-	storeRelease(p, l.state.Load()&^1+uint64(d)<<1)
+	l.state.Store(l.state.Load()&^1 + uint64(d)<<1)
 }
 
 // pending is unlockAdding's change to a growable table's approx.

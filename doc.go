@@ -157,7 +157,7 @@ package cuckoo
 //	                                    (table_packed.go, table_semisort.go; table.go chooses)
 //	hash.go, siphash.go, lanes.go       key kinds, hashing (xxh3; SipHash-2-4 for keyed
 //	                                    filters); SWAR arithmetic on four lanes
-//	store_*.go, pages_*.go              release stores, huge-page advice, by platform
+//	loads_*.go, pages_*.go              unaligned atomic loads, huge-page advice, by platform
 //	doc.go                              the package's documentation, and this map
 //
 // Adding a key type: a kind in hash.go (kindOf, hasher.key or otherKey,
