@@ -88,10 +88,15 @@ func runWriters(w io.Writer, n, rounds int, counts []int) error {
 // writers goroutines, beside readers goroutines looking up keys already in;
 // it returns the fill's time and the readers' lookups a second.
 func fillConcurrent(n, writers, readers int, keys []uint64) (time.Duration, float64, error) {
-	f, err := cuckoo.NewConcurrent[uint64](cuckoo.Config{Capacity: n, FingerprintBits: 13})
+	// Made from a Filter, whose table it copies: its pages are faulted in
+	// before the clock starts, as Reset faults the Filters' (a fault of a
+	// huge page may compact memory first, which varied a 4M-key fill's time
+	// 2x from run to run).
+	empty, err := cuckoo.New[uint64](cuckoo.Config{Capacity: n, FingerprintBits: 13})
 	if err != nil {
 		return 0, 0, err
 	}
+	f := cuckoo.NewConcurrentFrom(empty)
 	var stop atomic.Bool
 	var looked atomic.Int64
 	var done atomic.Int64 // keys of writer 0 in, for the readers
@@ -154,6 +159,7 @@ func fillIndependent(n, filters, goroutines int, keys []uint64) (time.Duration, 
 		if err != nil {
 			return 0, err
 		}
+		f.Reset() // clears the table: its pages are faulted in before the clock starts
 		parts[g] = f
 	}
 	share := (len(keys) + filters - 1) / filters
