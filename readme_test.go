@@ -1,6 +1,7 @@
 package cuckoo
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"regexp"
@@ -65,5 +66,17 @@ func TestREADMEPrograms(t *testing.T) {
 		if string(out) != b[2] {
 			t.Errorf("program %d printed\n%s\nthe README says\n%s", i, out, b[2])
 		}
+	}
+}
+
+// TestREADMELength keeps the README a guide: what a user needs fits in 400
+// lines, and measurement history goes to bench/RESULTS.md.
+func TestREADMELength(t *testing.T) {
+	text, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(text, []byte("\n")); n > 400 {
+		t.Errorf("README.md has %d lines; at most 400", n)
 	}
 }
