@@ -918,7 +918,14 @@ func (c *concurrent) reset() {
 	n := newCtable(s.t.firstShape())
 	n.rec = s.rec
 	c.publish(n)
-	c.count, c.rng, c.genV = 0, c.h.seed, 0
+	// Every stripe's count goes, held: a grown table's stripes are more than
+	// its first table's, and lenOf counts only the current table's.
+	for i := range c.held {
+		c.locks[i].state.Store(1)
+		c.locks[i].pend = 0
+	}
+	c.approx.Store(0)
+	c.count, c.stopped, c.rng, c.genV = 0, 0, c.h.seed, 0
 	c.gen.Store(0)
 }
 

@@ -82,8 +82,11 @@ func (c *concurrent) unlockAdding(s *ctable, i uint64, d int64) {
 	if d != 0 && s.batch != 0 {
 		c.pending(s, l, d)
 	}
-	l.state.Store(l.state.Load()&^1 + uint64(d)<<1)
+	l.release(d)
 }
+
+// release unlocks the stripe, its holder having added d keys.
+func (l *stripeLock) release(d int64) { l.state.Store(l.state.Load()&^1 + uint64(d)<<1) }
 
 // pending is unlockAdding's change to a growable table's approx.
 func (c *concurrent) pending(s *ctable, l *stripeLock, d int64) {
@@ -116,7 +119,8 @@ func (c *concurrent) unlock2(s *ctable, a, b uint64, d int64) {
 
 // stop takes every stripe of the current table, in order, so that no
 // other writer runs, and sets count to Len, exact meanwhile: the single
-// writer's code (insertAll) keeps it. It takes mu first, as a long
+// writer's code (insertAll) keeps it. Only the current table's stripes
+// hold counts: tables grow, and reset clears every count. It takes mu first, as a long
 // displacement does, for path; and as only stop's holder replaces the
 // table (growth, Reset, Merge), the stripes it holds are those writers
 // take until it publishes a table of more stripes.
@@ -143,7 +147,7 @@ func (c *concurrent) start() {
 	for i := c.held - 1; i > 0; i-- {
 		c.unlock(i)
 	}
-	c.unlockAdding(&ctable{}, 0, d) // the zero ctable: no batch, approx done
+	c.locks[0].release(d) // approx done
 	c.mu.Unlock()
 }
 

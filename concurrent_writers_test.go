@@ -343,3 +343,36 @@ func TestConcurrentWritersAdvance(t *testing.T) {
 		})
 	}
 }
+
+// TestConcurrentResetGrown checks Len, the Snapshot and the encoding of a
+// grown filter after Reset: a Reset's first table has fewer stripes than
+// the grown one, and the keys counted in the others are gone too.
+func TestConcurrentResetGrown(t *testing.T) {
+	for _, layout := range layouts {
+		c := mustNewConcurrent[uint64](t, Config{Capacity: 1000, MaxCapacity: 64000, Layout: layout})
+		for round := range uint64(2) {
+			for i := range uint64(20_000) {
+				if err := c.Insert(round<<32 | i); err != nil {
+					t.Fatalf("%v: insert %d: %v", layout, i, err)
+				}
+			}
+			c.Reset()
+		}
+		for i := range uint64(500) {
+			if err := c.Insert(3<<32 | i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		data, err := c.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d Filter[uint64]
+		if err := d.UnmarshalBinary(data); err != nil {
+			t.Fatalf("%v: decoding after Reset: %v", layout, err)
+		}
+		if c.Len() != 500 || c.Snapshot().Len() != 500 || d.Len() != 500 {
+			t.Fatalf("%v: Len %d, Snapshot's %d, decoded %d; want 500", layout, c.Len(), c.Snapshot().Len(), d.Len())
+		}
+	}
+}
