@@ -376,3 +376,49 @@ func TestConcurrentResetGrown(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentResetBesideWriters runs Reset beside writers of a growable
+// filter, which doubles and is reset again and again: once they are done,
+// Len is the count of the table's fingerprints, as the encoding's decoder
+// checks.
+func TestConcurrentResetBesideWriters(t *testing.T) {
+	for _, layout := range layouts {
+		c := mustNewConcurrent[uint64](t, Config{Capacity: 1000, MaxCapacity: 64000, Layout: layout})
+		const writers, per = 4, 10_000
+		var wg sync.WaitGroup
+		var done atomic.Int32
+		for w := range uint64(writers) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer done.Add(1)
+				for i := range uint64(per) {
+					if err := c.Insert(w<<32 | i); err != nil {
+						t.Errorf("%v: writer %d: %v", layout, w, err)
+						return
+					}
+				}
+			}()
+		}
+		resets := 0
+		for done.Load() < writers {
+			if c.Len() > 3000 { // grown past its first table
+				c.Reset()
+				resets++
+			}
+			runtime.Gosched()
+		}
+		wg.Wait()
+		data, err := c.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d Filter[uint64]
+		if err := d.UnmarshalBinary(data); err != nil {
+			t.Fatalf("%v: after %d resets: %v", layout, resets, err)
+		}
+		if c.Len() != d.Len() {
+			t.Fatalf("%v: Len %d, the table holds %d", layout, c.Len(), d.Len())
+		}
+	}
+}
