@@ -24,7 +24,7 @@ import (
 func runWriters(w io.Writer, n, rounds int, counts []int) error {
 	keys := make([]uint64, n*9/10)
 	for i := range keys {
-		keys[i] = splitmixKey(uint64(i))
+		keys[i] = splitmix(0, uint64(i))
 	}
 	type config struct {
 		writers, readers int
@@ -193,14 +193,6 @@ func fillIndependent(n, filters, goroutines int, keys []uint64) (time.Duration, 
 		}
 	}
 	return took, nil
-}
-
-// splitmixKey is the i-th of a stream of distinct random-looking keys.
-func splitmixKey(i uint64) uint64 {
-	z := i*0x9e3779b97f4a7c15 + 0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
 }
 
 // medianTime is median for durations.
