@@ -19,8 +19,9 @@ import (
 // share of the Capacity and the keys, filled by as many goroutines, and by
 // one goroutine one after another. Rounds alternate the configurations, so
 // that a change in the machine's load hits all; it prints the medians and
-// the speedups: a ConcurrentFilter's over one writer, the Filters' over one
-// goroutine filling the same Filters.
+// the speedups: a ConcurrentFilter's over the first count of writers alone
+// (one, as the usual -writers 1,2,...), the Filters' over one goroutine
+// filling the same Filters.
 func runWriters(w io.Writer, n, rounds int, counts []int) error {
 	keys := make([]uint64, n*9/10)
 	for i := range keys {
@@ -79,7 +80,7 @@ func runWriters(w io.Writer, n, rounds int, counts []int) error {
 		}
 		fmt.Fprintf(w, "| %d | %d | %s | %.1f | %.1f | %.2fx | %s |\n", c.writers, c.readers, name,
 			float64(m.Nanoseconds())/float64(len(keys)), float64(len(keys))/m.Seconds()/1e6,
-			float64(base)/float64(m)*float64(counts[0]), readRate)
+			float64(base)/float64(m), readRate)
 	}
 	return nil
 }
