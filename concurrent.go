@@ -106,14 +106,15 @@ type concurrent struct {
 	maxKicks int
 	approx   atomic.Int64 // a growable filter's Len, give or take a batch a stripe (unlockAdding)
 	gen      atomic.Uint32
-	// What the writer holding every stripe (stop) uses: the exact count,
-	// the PRNG (a Filter's state, kept for Snapshot and the encoding), and
-	// the current generation's bits as the current table's slots hold them
-	// (a published table's genV, which readers may copy, is never written),
-	// which any writer reads holding a stripe.
+	// The current generation's bits as the current table's slots hold them
+	// (a published table's genV, which readers may copy, is never written):
+	// stored holding every stripe, loaded by any writer, claims too.
+	genV atomic.Uint32
+	// What the writer holding every stripe (stop) uses: the count of a
+	// table that is not free, exact meanwhile, and the PRNG (a Filter's
+	// state, kept for Snapshot and the encoding).
 	count   int
 	rng     uint64
-	genV    uint32
 	mu      sync.Mutex // one writer at a time uses path: a displacement (displace), or stop
 	path    []pathNode // the search queue of mu's holder: searchBuckets*MaxKicks + 2 nodes
 	held    uint64     // the stripes stop took
@@ -155,10 +156,10 @@ func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64) {
 	c.maxKicks, c.rng, c.count = maxKicks, rng, r.count
 	c.path = make([]pathNode, 0, searchBuckets*maxKicks+2)
 	c.locks = locksFor(s.t.m0 << s.t.g) // the last table's stripes
-	c.locks[0].state.Store(uint64(r.count) << 1)
+	c.locks[0].state.Store(uint64(r.count) << lockShift)
 	c.approx.Store(int64(r.count))
 	c.gen.Store(uint32(s.t.gen()))
-	c.genV = s.t.genV
+	c.genV.Store(s.t.genV)
 	c.setBatch(s)
 	c.cur.Store(s)
 }
@@ -495,21 +496,53 @@ func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 	default:
 		h = c.h.key(k, p)
 	}
-	if s := c.cur.Load(); s.t.class.oneWord() { // put's common case, without its call
-		r := c.putWords(s, h)
-		if r == pathAll {
-			r = c.wordsFull(s, h)
+	return c.add(h)
+}
+
+// add inserts the key of hash h: in a free table by a claim of a slot of
+// either bucket, both read first so that their misses overlap, without a
+// lock; a slot across two words holding its bucket's stripe alone; both
+// buckets full, by put. A claim that Merge may have missed (sealed) waits
+// for it and, if Merge replaced the table, inserts again in the new one.
+func (c *concurrent) add(h uint64) error {
+	if s := c.cur.Load(); s.free {
+		t := &s.t
+		fp, i1 := t.locate(h)
+		i2 := t.alt(i1, fp)
+		v := fp | c.genV.Load() // 0 if keys never expire
+		w1, w2 := s.word(i1), s.word(i2)
+		ok := s.claim(i1, w1, v, false) || s.claim(i2, w2, v, false)
+		if !ok && t.lanes.zero64(w1)|t.lanes.zero64(w2) != 0 { // room across two words
+			i := i1
+			if t.lanes.zero64(w1) == 0 {
+				i = i2
+			}
+			ok = c.fillHeld(s, i, v)
 		}
-		switch r {
-		case pathApplied:
-			return nil
-		case pathAll:
-			_, err := c.putAll(h, false)
-			return err
+		if ok {
+			if !s.sealed.Load() {
+				return nil
+			}
+			c.mu.Lock() // Merge's stop holds mu until it returns
+			c.mu.Unlock()
+			if c.cur.Load() == s {
+				return nil
+			}
 		}
 	}
 	_, err := c.put(h, false)
 	return err
+}
+
+// fillHeld puts v into an empty slot of bucket b of free table s holding
+// b's stripe alone, which a slot across two words needs, and reports
+// whether it did.
+func (c *concurrent) fillHeld(s *ctable, b uint64, v uint32) bool {
+	l := &c.locks[b&s.smask]
+	l.lock()
+	ok := c.cur.Load() == s && s.claim(b, s.word(b), v, true)
+	l.release(0)
+	return ok
 }
 
 // insertHashes inserts hs in order, the next chunk's buckets fetched
@@ -518,14 +551,14 @@ func (c *concurrent) insertHashes(hs []uint64) (int, error) {
 	if c.kind == kindInvalid {
 		return 0, errZeroConcurrent
 	}
-	prefetchBuckets(&c.cur.Load().t, hs[:min(len(hs), batchChunk)])
+	c.cur.Load().prefetch(hs[:min(len(hs), batchChunk)])
 	for off := 0; off < len(hs); off += batchChunk {
 		end := min(off+batchChunk, len(hs))
 		if end < len(hs) {
-			prefetchBuckets(&c.cur.Load().t, hs[end:min(end+batchChunk, len(hs))])
+			c.cur.Load().prefetch(hs[end:min(end+batchChunk, len(hs))])
 		}
 		for i, h := range hs[off:end] {
-			if _, err := c.put(h, false); err != nil {
+			if err := c.add(h); err != nil {
 				return off + i, err
 			}
 		}
@@ -540,43 +573,27 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	return c.put(h, true)
 }
 
-// put inserts the key of hash h and reports whether it added it: with
-// unique, unless its buckets hold it (InsertUnique, which in an expiring
-// table refreshes it), deciding holding both buckets' stripes. A writer
-// holds the stripes of the buckets it changes, in ascending order: one
-// for a free slot, the key's and the target's for a one-step move, a
-// path's for a longer one, found beforehand without a lock and checked
-// once held (displace). Anything else (a failing search, a growable table
-// near its stage's capacity) runs as the one writer, holding every stripe
-// (putAll). A table replaced meanwhile (a doubling, Reset) is noticed once
-// a stripe is held, and the insert starts again in the new one.
+// put inserts the key of hash h, holding stripes, and reports whether it
+// added it: with unique, unless its buckets hold it (InsertUnique, which in
+// an expiring table refreshes it), which a lookup tells first without a
+// lock if it needs no refresh, else deciding holding both buckets'
+// stripes. A writer holds the stripes of the buckets it changes, in
+// ascending order: the key's for a free slot or a one-step move, a path's
+// for a longer one, found beforehand without a lock and checked once held
+// (displace). Anything else (a failing search, a growable table at its
+// stage's capacity) runs as the one writer, holding every stripe (putAll).
+// A table replaced meanwhile (a doubling, Reset, Merge) is noticed once a
+// stripe is held, and the insert starts again in the new one.
 func (c *concurrent) put(h uint64, unique bool) (bool, error) {
 	for {
 		s := c.cur.Load()
 		t := &s.t
-		if !unique && t.class.oneWord() {
-			r := c.putWords(s, h)
-			if r == pathAll {
-				r = c.wordsFull(s, h)
-			}
-			switch r {
-			case pathApplied:
-				return true, nil
-			case pathAgain:
-				continue
-			}
-			return c.putAll(h, unique)
-		} else if t.canGrow() && c.stageFull(s) {
-			return c.putAll(h, unique) // doubles first
-		}
 		b1, v1, b2, v2 := t.place(h)
-		if !unique && !t.class.oneWord() {
-			switch c.fillAny(s, b1, v1, b2, v2) {
-			case pathApplied:
-				return true, nil
-			case pathAgain:
-				continue
-			}
+		if unique && c.present(s, b1, v1, b2, v2) {
+			return false, nil
+		}
+		if t.canGrow() && c.stageFull(s) {
+			return c.putAll(h, unique) // doubles first
 		}
 		switch c.putHeld(s, b1, v1, b2, v2, unique) {
 		case pathApplied:
@@ -590,105 +607,23 @@ func (c *concurrent) put(h uint64, unique bool) (bool, error) {
 	}
 }
 
-// putWords is put's common case without unique in a table of one-word
-// buckets, fixed or expiring, written out, lock and unlockAdding too (about
-// 40 instructions an insert): a free slot in either bucket, read without a
-// lock, filled holding its stripe alone. pathAll: both were full, or filled
-// meanwhile (wordsFull).
-func (c *concurrent) putWords(s *ctable, h uint64) pathResult {
-	t := &s.t
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	w1, w2 := s.word(i1), s.word(i2) // both read first: their misses overlap
-	if room1 := t.wordRoom(w1); room1 || t.wordRoom(w2) {
-		i, w := i1, w1
-		if !room1 {
-			i, w = i2, w2
+// present reports, from reads without a lock, whether buckets b1 and b2
+// hold the key they would hold as v1 and v2 so that InsertUnique need not
+// change it: in an expiring table, in the current generation. A read torn
+// by a writer may make up a hit, as rarely as a false positive; a miss is
+// decided again holding the stripes (refresh).
+func (c *concurrent) present(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) bool {
+	if s.t.genBits == 0 {
+		return s.count(b1, v1)+s.count(b2, v2) > 0
+	}
+	gv := c.genV.Load()
+	x1, x2 := s.slots(b1), s.slots(b2)
+	for k := range slotsPerBucket {
+		if x1[k] == v1|gv || x2[k] == v2|gv {
+			return true
 		}
-		l := &c.locks[i&s.smask]
-		x := l.state.Load()
-		if x&1 != 0 || !l.state.CompareAndSwap(x, x|1) {
-			x = c.wait(l)
-		}
-		r := pathAgain
-		if c.cur.Load() == s {
-			r = pathAll
-			// Again, held: another writer may have filled the slot.
-			if y := s.word(i); y == w || t.wordRoom(y) {
-				v := fp | c.genV        // 0 if keys never expire
-				if t.layout == Packed { // an empty slot: no write session needed
-					s.fill(i*uint64(t.bbits)+t.firstSlot(t.freeMarks(y), 0), v)
-				} else {
-					s.rewrite(i, y, t.semiWith(y, v), true)
-				}
-				x, r = x+2, pathApplied // one key more
-			}
-		}
-		l.state.Store(x)
-		return r
 	}
-	return pathAll
-}
-
-// wordsFull is putWords for the key of hash h whose buckets were full:
-// holding both stripes, a one-step move, else displace. Apart, so that
-// putWords' common case keeps its registers (10 instructions an insert).
-func (c *concurrent) wordsFull(s *ctable, h uint64) pathResult {
-	t := &s.t
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	l1, l2 := i1&s.smask, i2&s.smask
-	c.lock2(l1, l2)
-	if c.cur.Load() != s {
-		c.unlock2(s, l1, l2, 0)
-		return pathAgain
-	}
-	v := fp | c.genV
-	w1, w2 := s.word(i1), s.word(i2)
-	ok := (t.wordRoom(w1) || t.wordRoom(w2)) && (s.addTo(i1, w1, 0, v) || s.addTo(i2, w2, 0, v)) ||
-		c.maxKicks >= 2 && c.moveNear(s, i1, w1, i2, w2, v, false)
-	c.unlock2(s, l1, l2, int64(b2i(ok)))
-	if ok {
-		return pathApplied
-	}
-	return c.displace(s, i1, fp, i2, fp, false)
-}
-
-// wordRoom is roomIn for a one-word bucket w, the layout's test written
-// out (roomIn's borrow across two words costs 6 instructions an insert).
-func (t *table) wordRoom(w uint64) bool {
-	if t.layout == Packed {
-		return t.freeMarks(w) != 0
-	}
-	return t.semiFree(w)
-}
-
-// fillAny is fillWords for the other tables, growable too, given the key's
-// buckets and their values.
-func (c *concurrent) fillAny(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) pathResult {
-	t := &s.t
-	lo1, hi1 := s.read(b1) // both read first: their misses overlap
-	lo2, hi2 := s.read(b2)
-	b, v := b1, v1
-	if !t.roomIn(lo1, hi1) {
-		if !t.roomIn(lo2, hi2) {
-			return pathAll
-		}
-		b, v = b2, v2
-	}
-	l := b & s.smask
-	c.lock(l)
-	if c.cur.Load() != s {
-		c.unlock(l)
-		return pathAgain
-	}
-	lo, hi := s.read(b) // again, held: another writer may have filled the slot
-	added := s.addTo(b, lo, hi, v|c.genV)
-	c.unlockAdding(s, l, int64(b2i(added)))
-	if added {
-		return pathApplied
-	}
-	return pathAll
+	return false
 }
 
 // putHeld is put with both buckets' stripes held: a refresh (unique), a
@@ -705,7 +640,7 @@ func (c *concurrent) putHeld(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint
 		c.unlock2(s, l1, l2, 0)
 		return pathPresent
 	}
-	gv := c.genV
+	gv := c.genV.Load()
 	lo1, hi1 := s.read(b1) // both read first: their misses overlap
 	lo2, hi2 := s.read(b2)
 	// moveNear reads 8 buckets, within search's budget for MaxKicks >= 2.
@@ -725,20 +660,22 @@ func (c *concurrent) refresh(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint
 	if s.t.genBits == 0 {
 		return s.count(b1, v1)+s.count(b2, v2) > 0
 	}
+	gv := c.genV.Load()
 	b, slots := [2]uint64{b1, b2}, [2][4]uint32{s.slots(b1), s.slots(b2)}
-	j, k := s.t.oldest(&slots, [2]uint32{v1, v2}, c.genV, true)
+	j, k := s.t.oldest(&slots, [2]uint32{v1, v2}, gv, true)
 	if k < 0 {
 		return false
 	}
-	if v := slots[j][k]&uint32(s.t.keyMask) | c.genV; slots[j][k] != v {
+	if v := slots[j][k]&uint32(s.t.keyMask) | gv; slots[j][k] != v {
 		s.replace(b[j], slots[j], uint(k), v)
 	}
 	return true
 }
 
-// putAll is put as the one writer: holding every stripe, with the exact
-// count, as a Filter inserts (growing a growable table when its stage is
-// full), and telling ErrFull and ErrTooManyDuplicates.
+// putAll is put as the one writer: holding every stripe, as a Filter
+// inserts (growing a growable table when its stage is full), and telling
+// ErrFull and ErrTooManyDuplicates. Claims go on meanwhile in a free
+// table: they only fill slots, so a full table stays full.
 func (c *concurrent) putAll(h uint64, unique bool) (bool, error) {
 	c.stop()
 	defer c.start()
@@ -747,61 +684,21 @@ func (c *concurrent) putAll(h uint64, unique bool) (bool, error) {
 			return false, nil
 		}
 	}
-	if err := c.insertAll(h); err != nil {
+	if err := c.insertAll(c.cur.Load(), h); err != nil {
 		return false, err
 	}
 	return true, nil
 }
 
-// insertAll is Filter's insert on the current table, every stripe held. A
-// free slot of a table of one-word buckets, fixed or expiring, is filled
-// written out.
-func (c *concurrent) insertAll(h uint64) error {
-	s := c.cur.Load()
-	t := &s.t
-	if !t.class.oneWord() { // growable, f > 16, semi-sorted f = 4, G > 16
-		return c.insertSlow(s, h)
-	}
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	v := fp | c.genV // 0 if keys never expire
-	// Both buckets are read first, so that their misses overlap.
-	b1, b2 := s.word(i1), s.word(i2)
-	if t.layout == Packed {
-		z1, z2 := t.freeMarks(b1), t.freeMarks(b2)
-		i, z := i1, z1
-		if z1 == 0 {
-			i, z = i2, z2
-		}
-		if z != 0 { // an empty slot: no write session needed (fill)
-			s.fill(i*uint64(t.bbits)+t.firstSlot(z, 0), v)
-			c.count++
-			return nil
-		}
-	} else if free1 := t.semiFree(b1); free1 || t.semiFree(b2) {
-		i, b := i1, b1
-		if !free1 {
-			i, b = i2, b2
-		}
-		s.setNarrow(i, t.semiWith(b, v), true)
-		c.count++
-		return nil
-	}
-	if c.maxKicks < 2 || !c.moveNear(s, i1, b1, i2, b2, v, true) {
-		return c.displaceAll(s, i1, v, i2, v)
-	}
-	c.count++
-	return nil
-}
-
-// insertSlow is Filter's insertSlow, every stripe held. A doubling runs
+// insertAll is Filter's insert, every stripe held. A doubling runs
 // core.insertGrowing, which writes only new tables no reader sees, and
 // publishes the one holding the key; a failed insert publishes nothing.
-func (c *concurrent) insertSlow(s *ctable, h uint64) error {
+func (c *concurrent) insertAll(s *ctable, h uint64) error {
 	full := s.t.canGrow() && c.count >= s.t.stageCapacity() // doubles first
 	if !full {
+		gv := c.genV.Load()
 		b1, v1, b2, v2 := s.t.place(h)
-		err := c.insertAt(s, b1, v1|c.genV, b2, v2|c.genV)
+		err := c.insertAt(s, b1, v1|gv, b2, v2|gv)
 		if err != ErrFull || !s.t.canGrow() {
 			return err
 		}
@@ -816,7 +713,8 @@ func (c *concurrent) insertSlow(s *ctable, h uint64) error {
 	if unsafe.SliceData(g.t.data) == unsafe.SliceData(s.t.data) {
 		panic("cuckoo: a growable insert ended in the published table")
 	}
-	c.rng, c.genV = g.rng, g.t.genV
+	c.rng = g.rng
+	c.genV.Store(g.t.genV)
 	n := ctableOver(g.t)
 	n.rec = s.rec
 	c.count = g.count
@@ -841,16 +739,19 @@ func (c *concurrent) insertAt(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uin
 // ErrTooManyDuplicates, told once the search has failed, as it must, so no
 // insert pays the test.
 func (c *concurrent) displaceAll(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) error {
-	path, end := s.search(c.path, c.maxKicks, b1, v1, b2, v2)
-	if end < 0 {
-		if s.count(b1, v1)+s.count(b2, v2) == 2*slotsPerBucket {
-			return ErrTooManyDuplicates
+	for { // a claim may take the path's free end: it only fills the table
+		path, end := s.search(c.path, c.maxKicks, b1, v1, b2, v2)
+		if end < 0 {
+			if s.count(b1, v1)+s.count(b2, v2) == 2*slotsPerBucket {
+				return ErrTooManyDuplicates
+			}
+			return ErrFull
 		}
-		return ErrFull
+		if s.apply(path, end) {
+			c.count++
+			return nil
+		}
 	}
-	s.apply(path, end)
-	c.count++
-	return nil
 }
 
 // publish makes n the table that lookups load; the caller holds every
@@ -897,7 +798,7 @@ func (c *concurrent) delete(h uint64) bool {
 			continue
 		}
 		b, slots := [2]uint64{b1, b2}, [2][4]uint32{s.slots(b1), s.slots(b2)}
-		j, k := s.t.oldest(&slots, [2]uint32{v1, v2}, c.genV, false)
+		j, k := s.t.oldest(&slots, [2]uint32{v1, v2}, c.genV.Load(), false)
 		if k >= 0 {
 			s.replace(b[j], slots[j], uint(k), 0)
 		}
@@ -921,12 +822,13 @@ func (c *concurrent) reset() {
 	// Every stripe's count goes, held: a grown table's stripes are more than
 	// its first table's, and lenOf counts only the current table's.
 	for i := range c.held {
-		c.locks[i].state.Store(1)
+		c.locks[i].state.And(lockHeld | lockParked) // held, its sleepers still noted
 		c.locks[i].pend = 0
 	}
 	c.approx.Store(0)
-	c.count, c.stopped, c.rng, c.genV = 0, 0, c.h.seed, 0
+	c.count, c.stopped, c.rng = 0, 0, c.h.seed
 	c.gen.Store(0)
+	c.genV.Store(0)
 }
 
 // b2i is 1 for true, 0 for false.

@@ -73,8 +73,10 @@ func (f *ConcurrentFilter[T]) Clone() *ConcurrentFilter[T] {
 	c.stop() // every stripe held: no word changes meanwhile
 	defer c.start()
 	s := c.cur.Load()
-	r := c.reader(s.t)
-	g.c.load(&r, ctableOf(&s.t), c.maxKicks, c.rng)
+	n := newCtable(s.t)
+	s.copyTo(n.t.data[:tableBytes(s.t.m, s.t.bbits)])
+	r := c.reader(n.t)
+	g.c.load(&r, n, c.maxKicks, c.rng)
 	return g
 }
 
@@ -93,11 +95,15 @@ func (f *ConcurrentFilter[T]) Merge(o *Filter[T]) error {
 	}
 	c.stop()
 	defer c.start()
+	old := c.cur.Load()
+	old.sealed.Store(true) // a claim from now on may miss the copy (concurrent.add)
 	m := Filter[T]{c: c.snapshot()}
-	if err := m.checkMerge(o); err != nil {
-		return err
+	err := m.checkMerge(o)
+	if err == nil {
+		err = m.c.mergeTable(&o.c.t) // m is a copy: merge in place
 	}
-	if err := m.c.mergeTable(&o.c.t); err != nil { // m is a copy: merge in place
+	if err != nil {
+		old.sealed.Store(false) // claims meanwhile are in old, which stays
 		return err
 	}
 	s := ctableOver(m.c.t) // m's own table: the snapshot's copy or a doubling of it

@@ -19,7 +19,7 @@ func (c *concurrent) advance() int {
 	s = c.cur.Load()
 	id := (uint(c.gen.Load()) + 1) % s.t.gens // 0 for G = 1
 	c.gen.Store(uint32(id))
-	c.genV = uint32(id) << (s.t.kbits & 31)
+	c.genV.Store(uint32(id) << (s.t.kbits & 31))
 	n := s.expire(s.t.expiryOf(uint32(id)))
 	c.count -= n
 	return n

@@ -2,6 +2,7 @@ package cuckoo
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 )
 
@@ -12,32 +13,53 @@ import (
 // each other in a cycle; what changes more (growth, Advance, Reset, Merge)
 // or reads a consistent table (encodings, Clone, Snapshot) holds them all.
 
-// stripeLock is a stripe's lock and its share of Len, in one word: n<<1
-// | held, n the keys this stripe's holders added less those they removed,
-// so that a writer's unlock stores its count too. Each has a cache line
-// of its own: writers that take stripes sharing a line would take the line
-// from each other's cores.
+// stripeLock is a stripe's lock and, in a table that is not free, its
+// share of Len, in one word: n<<2 | parked<<1 | held, n the keys this
+// stripe's holders added less those they removed, so that a writer's
+// unlock stores its count too; parked, that a waiter sleeps (wait). Each
+// has a cache line of its own: writers that take stripes sharing a line
+// would take the line from each other's cores.
 type stripeLock struct {
 	state atomic.Uint64
 	pend  int32 // a growable filter's count changes not yet in approx; under the lock
 	_     [64 - 12]byte
 }
 
+const (
+	lockHeld   = 1
+	lockParked = 2
+	lockShift  = 2 // the count's
+)
+
 // locksFor is the locks of a filter whose largest table has m buckets:
 // one for each stripe of that table (ctableOver's count).
 func locksFor(m uint64) []stripeLock { return make([]stripeLock, stripesFor(m)) }
 
-// spinTries is how many times lock tries a held stripe before it yields:
-// a stripe is held for one insert, about 100 ns.
-const spinTries = 64
+// A waiting writer spins spinTries times (a stripe is held for one insert,
+// about 100 ns), yields yieldTries times, then sleeps until the holder
+// wakes it: with more goroutines than cores a waiter does not take the
+// core of the holder it waits for.
+const (
+	spinTries  = 64
+	yieldTries = 16
+)
+
+// parking is where waiters of every filter sleep: parking a waiter is
+// rare, and a wake-up for another stripe only makes it look again.
+var parking = struct {
+	sync.Mutex
+	cond sync.Cond
+}{}
+
+func init() { parking.cond.L = &parking.Mutex }
 
 // lock takes stripe i, waiting while another writer holds it.
-func (c *concurrent) lock(i uint64) { c.locks[i].lock(c) }
+func (c *concurrent) lock(i uint64) { c.locks[i].lock() }
 
-// lock is concurrent.lock of stripe l, its compare-and-swap inline.
-func (l *stripeLock) lock(c *concurrent) {
-	if x := l.state.Load(); x&1 != 0 || !l.state.CompareAndSwap(x, x|1) {
-		c.wait(l)
+// lock takes the stripe, its compare-and-swap inline.
+func (l *stripeLock) lock() {
+	if !l.try() {
+		l.wait()
 	}
 }
 
@@ -47,31 +69,44 @@ func (c *concurrent) tryLock(i uint64) bool { return c.locks[i].try() }
 // try takes the stripe if no writer holds it.
 func (l *stripeLock) try() bool {
 	x := l.state.Load()
-	return x&1 == 0 && l.state.CompareAndSwap(x, x|1)
+	return x&lockHeld == 0 && l.state.CompareAndSwap(x, x|lockHeld)
 }
 
-// wait is lock for a held stripe: it spins, then yields, until it takes it,
-// and returns its state before.
-func (c *concurrent) wait(l *stripeLock) uint64 {
-	for n := 0; ; n++ {
-		if x := l.state.Load(); x&1 == 0 && l.state.CompareAndSwap(x, x|1) {
-			return x
-		}
-		if n >= spinTries {
+// wait is lock for a held stripe: it spins, yields, then sleeps, until it
+// takes it.
+func (l *stripeLock) wait() {
+	for n := 0; !l.try(); n++ {
+		switch {
+		case n < spinTries:
+		case n < spinTries+yieldTries:
 			runtime.Gosched()
+		default:
+			l.park()
 		}
 	}
 }
 
-// unlock releases stripe i. An atomic store (XCHG on amd64) measured as
-// fast as a plain MOV in assembly, whose call cost 17 instructions an
-// insert (f = 13).
-func (c *concurrent) unlock(i uint64) { c.locks[i].unlock() }
-
-// unlock is concurrent.unlock of stripe l.
-func (l *stripeLock) unlock() {
-	l.state.Store(l.state.Load() &^ 1)
+// park sleeps until the stripe is free, or may be: its holder's release
+// wakes every sleeper once it sees the parked bit, which a sleeper sets
+// holding parking's mutex, and the release takes that mutex to wake them,
+// so no wake-up comes between a sleeper's test and its sleep.
+func (l *stripeLock) park() {
+	parking.Lock()
+	for {
+		x := l.state.Load()
+		if x&lockHeld == 0 {
+			break
+		}
+		if x&lockParked != 0 || l.state.CompareAndSwap(x, x|lockParked) {
+			parking.cond.Wait()
+		}
+	}
+	parking.Unlock()
 }
+
+// unlock releases stripe i. An atomic add (LOCK XADD on amd64), which
+// tells a sleeper in the same instruction.
+func (c *concurrent) unlock(i uint64) { c.locks[i].release(0) }
 
 // unlockAdding releases stripe i of table s, whose holder added d keys
 // (removed, for d < 0), in the same store. In a growable table the change
@@ -85,8 +120,16 @@ func (c *concurrent) unlockAdding(s *ctable, i uint64, d int64) {
 	l.release(d)
 }
 
-// release unlocks the stripe, its holder having added d keys.
-func (l *stripeLock) release(d int64) { l.state.Store(l.state.Load()&^1 + uint64(d)<<1) }
+// release unlocks the stripe, its holder having added d keys, and wakes
+// its sleepers.
+func (l *stripeLock) release(d int64) {
+	if l.state.Add(uint64(d)<<lockShift-lockHeld)&lockParked != 0 {
+		l.state.And(^uint64(lockParked))
+		parking.Lock()
+		parking.cond.Broadcast()
+		parking.Unlock()
+	}
+}
 
 // pending is unlockAdding's change to a growable table's approx.
 func (c *concurrent) pending(s *ctable, l *stripeLock, d int64) {
@@ -102,17 +145,17 @@ func (c *concurrent) lock2(a, b uint64) {
 	l := c.locks[:len(c.locks):len(c.locks)]
 	lo, hi := &l[min(a, b)], &l[max(a, b)]
 	if !lo.try() {
-		c.wait(lo)
+		lo.wait()
 	}
 	if hi != lo && !hi.try() {
-		c.wait(hi)
+		hi.wait()
 	}
 }
 
 // unlock2 releases stripes a and b, a's holder having added d keys.
 func (c *concurrent) unlock2(s *ctable, a, b uint64, d int64) {
 	if b != a {
-		c.locks[b].unlock()
+		c.locks[b].release(0)
 	}
 	c.unlockAdding(s, a, d)
 }
@@ -151,14 +194,21 @@ func (c *concurrent) start() {
 	c.mu.Unlock()
 }
 
-// len is Len: exact while no write is under way.
-func (c *concurrent) len() int { return c.lenOf(uint64(len(c.locks))) }
+// len is Len: exact while no write is under way. A free table counts its
+// filled slots (items), as its claims count nowhere; others sum the
+// stripes' counts.
+func (c *concurrent) len() int {
+	if s := c.cur.Load(); s.free {
+		return s.items()
+	}
+	return c.lenOf(uint64(len(c.locks)))
+}
 
 // lenOf is len for a filter whose tables have had stripes stripes at most.
 func (c *concurrent) lenOf(stripes uint64) int {
 	n := int64(0)
 	for i := range c.locks[:stripes] {
-		n += int64(c.locks[i].state.Load()) >> 1
+		n += int64(c.locks[i].state.Load()) >> lockShift
 	}
 	return int(n)
 }

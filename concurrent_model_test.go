@@ -584,9 +584,15 @@ func TestConcurrentModelExpiring(t *testing.T) {
 					t.Fatal("no insert displaced")
 				}
 				d = clone(c)
+				stored := all
+				for range try / 10 { // fuller, as tries fail: more full buckets
+					if h := r.Uint64(); d.InsertHash(h) == nil {
+						stored = append(stored[:len(stored):len(stored)], h)
+					}
+				}
 				h := r.Uint64()
 				var err error
-				run := record(d, all, func() { err = d.InsertHash(h) })
+				run := record(d, stored, func() { err = d.InsertHash(h) })
 				if err == nil && run.sessions() >= 2 {
 					check("displacing insert", run, 2)
 					break
@@ -615,6 +621,7 @@ func TestConcurrentModelTwoWriters(t *testing.T) {
 				events  []cevent
 				stripes map[uint64]bool
 				deleted uint64 // the hash a delete removed, else 0
+				claim   bool   // an insert into a free slot without a lock
 			}
 			s := c.c.cur.Load()
 			stripesOf := func(run *modelRun, h uint64) map[uint64]bool {
@@ -653,7 +660,7 @@ func TestConcurrentModelTwoWriters(t *testing.T) {
 				if err != nil || len(run.events) == 0 {
 					continue
 				}
-				w := write{events: run.events, stripes: stripesOf(run, h)}
+				w := write{events: run.events, stripes: stripesOf(run, h), claim: !del && run.sessions() == 0 && s.free}
 				if del {
 					w.deleted = h
 				}
@@ -666,15 +673,56 @@ func TestConcurrentModelTwoWriters(t *testing.T) {
 			if len(displacing) == 0 || len(others) == 0 {
 				t.Fatalf("%d displacing writes, %d others", len(displacing), len(others))
 			}
-			pairs, total, shared := 0, 0, 0 // shared: pairs that change one word, each its bits
-			for _, a := range displacing {
+			// A claim takes no stripe: it runs beside any write whose bits
+			// are not its slot's (two claims of one slot, or a claim of a
+			// path's free end, are told apart by the compare-and-swap).
+			disjoint := func(a, b write) bool {
+				for _, e := range a.events {
+					for _, f := range b.events {
+						if !e.version && !f.version && e.i == f.i && e.v&f.v != 0 {
+							return false
+						}
+					}
+				}
+				return true
+			}
+			outer := displacing
+			for _, w := range others {
+				if w.deleted != 0 {
+					outer = append(outer[:len(outer):len(outer)], w)
+				}
+			}
+			// Claims into buckets those writes hold, found among random keys.
+			for try, found := 0, 0; s.free && try < 20000 && found < 8; try++ {
+				h := r.Uint64()
+				b1, _, b2, _ := s.t.place(h)
+				near := false
+				for _, a := range outer {
+					near = near || a.stripes[b1&s.smask] || a.stripes[b2&s.smask]
+				}
+				if !near {
+					continue
+				}
+				d := clone(c)
+				var err error
+				run := record(d, nil, func() { err = d.InsertHash(h) })
+				if err == nil && len(run.events) > 0 && run.sessions() == 0 {
+					others = append(others, write{events: run.events, stripes: stripesOf(run, h), claim: true})
+					found++
+				}
+			}
+			pairs, total, shared, racing := 0, 0, 0, 0 // shared: pairs that change one word, each its bits
+			for _, a := range outer {
 				for _, b := range others {
 					apart := true
 					for i := range a.stripes {
 						apart = apart && !b.stripes[i]
 					}
-					if !apart {
+					if !apart && !(b.claim && disjoint(a, b)) {
 						continue
+					}
+					if !apart {
+						racing++
 					}
 					run := &modelRun{start: s, words: append([]uint64(nil), s.words...), events: a.events, other: b.events}
 					for i := range s.seq {
@@ -702,10 +750,10 @@ func TestConcurrentModelTwoWriters(t *testing.T) {
 					}
 				}
 			}
-			if pairs == 0 {
-				t.Fatal("no pair of writes apart")
+			if pairs == 0 || s.free && racing == 0 {
+				t.Fatalf("%d pairs of writes apart, %d of a claim in a bucket another write holds", pairs, racing)
 			}
-			t.Logf("%d pairs (%d sharing a word), %d interleavings", pairs, shared, total)
+			t.Logf("%d pairs (%d sharing a word, %d a claim in a held bucket), %d interleavings", pairs, shared, racing, total)
 		})
 	}
 }

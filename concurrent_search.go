@@ -95,16 +95,14 @@ func (c *concurrent) moveNear(s *ctable, i1, w1, i2, w2 uint64, v uint32, all bo
 			if !mine && !c.tryLock(lo) {
 				continue
 			}
-			w := s.word(o) // again, held
-			moved := t.roomIn(w, 0)
+			// Held: o's room may have gone meanwhile, to another writer or
+			// to a claim, which addTo tells.
+			moved := s.addTo(o, s.word(o), 0, u)
 			switch {
-			case moved && packed:
-				// addTo and replace written out (8 instructions less an insert).
-				s.fill(o*uint64(t.bbits)+t.firstSlot(t.freeMarks(w), 0), u)
+			case moved && packed: // replace written out (8 instructions less an insert)
 				sh := uint64(k) * uint64(t.f) & 63
 				s.rewrite(i, b[1], b[1]&^(t.slotMax<<sh)|uint64(v)<<sh, false)
 			case moved:
-				s.addTo(o, w, 0, u)
 				s.replace(i, slots, uint(k), v)
 			}
 			if !mine {
@@ -192,12 +190,11 @@ func (c *concurrent) displaceOn(q []pathNode, kicks int, s *ctable, b1 uint64, v
 		}
 		lo1, hi1 := s.read(b1) // a slot freed meanwhile takes the key
 		lo2, hi2 := s.read(b2)
-		gv := c.genV
+		gv := c.genV.Load()
 		done := s.addTo(b1, lo1, hi1, v1|gv) || s.addTo(b2, lo2, hi2, v2|gv)
 		if !done && s.valid(q, end) {
 			q[0].v, q[1].v = v1|gv, v2|gv // the roots: the key
-			s.apply(q, end)
-			done = true
+			done = s.apply(q, end)
 		}
 		c.unlockSet(s, &l, int64(b2i(done)))
 		if done {
@@ -244,11 +241,16 @@ func onPath(q []pathNode, i int, b uint64) bool {
 }
 
 // apply carries out the path ending at node end of q from that end back,
-// each value copied into its new bucket before its old slot is overwritten.
-func (s *ctable) apply(q []pathNode, end int) {
+// each value copied into its new bucket before its old slot is overwritten;
+// or, if a claim took the free end's room since the search, writes nothing
+// and reports false.
+func (s *ctable) apply(q []pathNode, end int) bool {
 	n := q[end]
 	if lo, hi := s.read(uint64(n.b)); !s.addTo(uint64(n.b), lo, hi, n.v) {
-		panic("cuckoo: the free end of a displacement path is full")
+		if !s.free {
+			panic("cuckoo: the free end of a displacement path is full")
+		}
+		return false
 	}
 	narrow := s.t.class.packedWords()
 	for n.parent >= 0 {
@@ -260,4 +262,5 @@ func (s *ctable) apply(q []pathNode, end int) {
 		}
 		n = p
 	}
+	return true
 }

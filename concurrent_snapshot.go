@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"io"
+	"math/bits"
 	"slices"
 )
 
@@ -49,10 +50,28 @@ func (f *ConcurrentFilter[T]) WriteTo(w io.Writer) (int64, error) {
 }
 
 // reader is a reader of table t, the current one's copy, with the filter's
-// fields and current generation; the caller holds every stripe.
+// fields and current generation; the caller holds every stripe. A free
+// table's count is its copy's, which claims may have changed since stop.
 func (c *concurrent) reader(t table) reader {
-	t.genV = c.genV
-	return reader{t: t, h: c.h, kind: c.kind, count: c.count, capacity: c.capacity, maxCapacity: c.maxCapacity}
+	t.genV = c.genV.Load()
+	n := c.count
+	if t.class.packedNarrow() {
+		n = t.itemsIn(t.data[:tableBytes(t.m, t.bbits)])
+	}
+	return reader{t: t, h: c.h, kind: c.kind, count: n, capacity: c.capacity, maxCapacity: c.maxCapacity}
+}
+
+// itemsIn is ctable.items of a copy of a free table, its bytes data: of
+// the encoder's buffer too, read up to its end.
+func (t *table) itemsIn(data []byte) int {
+	n := 0
+	for b := range t.m {
+		p := b * uint64(t.bbits)
+		var x [8]byte
+		copy(x[:], data[p>>3:])
+		n += bits.OnesCount64(t.lanes.zero64(binary.LittleEndian.Uint64(x[:]) >> (p & 7)))
+	}
+	return int(t.m)*slotsPerBucket - n
 }
 
 // appendBinary is AppendBinary; a b without room grows to exactly the
@@ -63,14 +82,17 @@ func (c *concurrent) appendBinary(b []byte, family keyKind) ([]byte, error) {
 	}
 	c.stop()
 	defer c.start()
-	r := c.reader(c.cur.Load().t)
-	h := encodingHeader(&r, family, c.maxKicks, c.rng)
-	var hb [headerSize]byte
-	h.put(&hb)
-	b = slices.Grow(b, int(h.encodedSize()))
+	s := c.cur.Load()
+	t := s.t
+	n := int(tableBytes(t.m, t.bbits))
+	b = slices.Grow(b, headerSize+n+checksumSize)
 	start := len(b)
-	b = append(b, hb[:]...)
-	b = append(b, c.cur.Load().t.data[:h.tableSize()]...)
+	b = b[:start+headerSize+n]
+	t.data = b[start+headerSize:]
+	s.copyTo(t.data) // then the header, of the copy's count
+	r := c.reader(t)
+	h := encodingHeader(&r, family, c.maxKicks, c.rng)
+	h.put((*[headerSize]byte)(b[start:]))
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
 }
 
@@ -79,8 +101,8 @@ func (c *concurrent) appendBinary(b []byte, family keyKind) ([]byte, error) {
 func (c *concurrent) snapshot() core {
 	s := c.cur.Load()
 	t := s.t
-	n := tableBytes(t.m, t.bbits)
-	t.data = append(newTableData(n)[:0], t.data[:n]...)
+	t.data = newTableData(tableBytes(t.m, t.bbits))
+	s.copyTo(t.data)
 	fc := newCore(c.reader(t), c.maxKicks)
 	fc.rng = c.rng
 	return fc

@@ -1,7 +1,9 @@
 package cuckoo
 
 import (
+	"encoding/binary"
 	"math/bits"
+	"runtime"
 	"sync/atomic"
 	"unsafe"
 
@@ -16,8 +18,14 @@ type ctable struct {
 	seq   []atomic.Uint64 // a version per stripe of buckets: stripe(b) = b & smask
 	smask uint64          // len(seq) - 1, a power of two minus one
 	batch int32           // a growable table's count batch (concurrent.added), set before publication
-	t     table           // the table, whose data is words' memory
-	rec   recorder        // empty but in the model test's build (concurrent_record.go)
+	// free: fills claim a slot without a lock (claim): a fixed packed table
+	// of one-word buckets (probeClass.packedNarrow).
+	free bool
+	// sealed: Merge is copying the table to replace it; a fill without a
+	// lock that sees it after its claim inserts again, holding stripes.
+	sealed atomic.Bool
+	t      table    // the table, whose data is words' memory
+	rec    recorder // empty but in the model test's build (concurrent_record.go)
 }
 
 // maxStripes caps the version counters (the smallest power of two at least
@@ -45,7 +53,7 @@ func ctableOver(t table) *ctable {
 	if uint64(cap(t.data)) < n*8 {
 		panic("cuckoo: a concurrent table over too few bytes")
 	}
-	s := &ctable{t: t}
+	s := &ctable{t: t, free: t.class.packedNarrow()}
 	s.words = unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(t.data))), n)
 	s.t.data = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s.words))), n*8)
 	stripes := stripesFor(t.m)
@@ -161,8 +169,9 @@ func (s *ctable) word(b uint64) uint64 {
 // slots is bucket b's values, read atomically, as decode orders them.
 func (s *ctable) slots(b uint64) [4]uint32 { return s.t.decode(s.read(b)) }
 
-// fill sets the empty slot at bit p to v, in its one or two words. A
-// reader may see either part first: safe, as a fill removes nothing.
+// fill sets the empty slot at bit p to v, in its one or two words, which
+// no claim takes. A reader may see either part first: safe, as a fill
+// removes nothing.
 func (s *ctable) fill(p uint64, v uint32) {
 	i, sh := p>>6, p&63
 	s.or(i, le64(uint64(v)<<sh))
@@ -243,11 +252,47 @@ func (s *ctable) rewrite(b, w, x uint64, insert bool) {
 	}
 }
 
-// addTo puts v into an empty slot of bucket b, read as (lo, hi), and
-// reports whether there was one. For one-word buckets freeMarks inlines (17
-// instructions less a growable insert than packedFree, f = 13, conc grow).
+// claim puts v into an empty slot of one-word bucket b of a free table,
+// read as w, without a lock: one compare-and-swap of the aligned word that
+// holds the slot, which fails if any bit of that word changed meanwhile,
+// and is tried again while the slot is still empty. So two claims never
+// take one slot, and a claim never changes a bit but its slot's: holders'
+// flips of their full slots commute with it. A slot across two words
+// cannot be claimed so: only a holder of the bucket's stripe fills it
+// (held), by ors, as no claim touches it. It reports whether v went in.
+func (s *ctable) claim(b, w uint64, v uint32, held bool) bool {
+	t := &s.t
+	for z := t.lanes.zero64(w); z != 0; z &= z - 1 {
+		p := b*uint64(t.bbits) + uint64(bits.TrailingZeros64(z)) + 1 - uint64(t.f)
+		i, sh := p>>6, p&63
+		if sh+uint64(t.f) > 64 {
+			if held {
+				s.fill(p, v)
+				return true
+			}
+			continue
+		}
+		x, slot := &s.words[i], le64(t.slotMax<<sh)
+		for old := atomic.LoadUint64(x); old&slot == 0; old = atomic.LoadUint64(x) {
+			if atomic.CompareAndSwapUint64(x, old, old|le64(uint64(v)<<sh)) {
+				s.rec.flip(s, i, le64(uint64(v)<<sh))
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// addTo puts v into an empty slot of bucket b, read as (lo, hi), whose
+// stripe the caller holds, and reports whether it did (in a free table, a
+// claim may take the slot first). For one-word buckets freeMarks inlines
+// (17 instructions less a growable insert than packedFree, f = 13, conc
+// grow).
 func (s *ctable) addTo(b, lo, hi uint64, v uint32) bool {
 	t := &s.t
+	if s.free {
+		return s.claim(b, lo, v, true)
+	}
 	if t.layout == Packed {
 		var p uint64
 		ok := false
@@ -287,4 +332,42 @@ func (s *ctable) replaceNarrow(b uint64, k uint, v uint32, empty bool) {
 	sh := uint64(k&3) * uint64(t.f) & 63
 	w := s.word(b)
 	s.rewrite(b, w, w&^(t.slotMax<<sh)|uint64(v)<<sh, empty)
+}
+
+// items counts the table's filled slots, read atomically: a free table's
+// Len, as its fills are counted nowhere else. About 8 instructions a
+// bucket.
+func (s *ctable) items() int {
+	t := &s.t
+	n := 0
+	for b := range t.m {
+		n += bits.OnesCount64(t.lanes.zero64(s.word(b)))
+	}
+	return int(t.m)*slotsPerBucket - n
+}
+
+// copyTo copies the table's first len(dst) bytes to dst, each word read
+// atomically, as claims may go on meanwhile.
+func (s *ctable) copyTo(dst []byte) {
+	for i := 0; i < len(dst); i += 8 {
+		var b [8]byte
+		binary.NativeEndian.PutUint64(b[:], atomic.LoadUint64(&s.words[i/8])) // the word's bytes as they lie
+		copy(dst[i:], b[:])
+	}
+}
+
+// prefetch fetches both buckets of each hash of hs (<= batchChunk): by the
+// assembly's prefetches, else by atomic loads, as other writers change the
+// words (prefetchBuckets' plain loads would race with them).
+func (s *ctable) prefetch(hs []uint64) {
+	if s.t.batchAsm() {
+		prefetchBucketsAsm(&s.t, hs)
+		return
+	}
+	var x uint64
+	for _, h := range hs {
+		b1, _, b2, _ := s.t.place(h)
+		x += s.word(b1) ^ s.word(b2)
+	}
+	runtime.KeepAlive(x)
 }
