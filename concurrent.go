@@ -10,64 +10,80 @@ import (
 )
 
 // ConcurrentFilter's protocol: lookups that take no lock beside any number
-// of writers, and never a false negative.
+// of writers, and never a false negative; an insert into a free slot that
+// takes no lock either.
 //
-// A table's (ctable's) buckets are split into stripes, stripe(b) = b mod S
-// (S a power of two, at most 1024), each with a version and a lock
-// (concurrent_locks.go). A writer changes a bucket only holding its
-// stripe's lock; it takes the locks of all the buckets it changes in
-// ascending order, so no writers wait for each other in a cycle. Two writers
-// so never change one bucket, nor bump one version, at once. Buckets share
-// words with their neighbours, which may be in stripes another writer
-// holds: a writer changes a word by an atomic or, or by a compare-and-swap
-// of its own bucket's bits (ctable.flip), never by storing a word it read.
+// Stripes. A table's (ctable's) buckets are split into stripes, stripe(b) =
+// b mod S (S a power of two, at most 1024), each with a version and a lock
+// (concurrent_locks.go). What may remove a fingerprint from a bucket, or
+// move one (a delete, a displacement, an expiring key's refresh, Advance),
+// holds the stripes of the buckets it changes, taken in ascending order so
+// that no writers wait in a cycle, and changes a bucket in a write session,
+// the stripe's version odd meanwhile.
+//
+// Claims. Fills need neither. In a free table (fixed, packed, one-word
+// buckets: ctable.free) an insert claims an empty slot by one
+// compare-and-swap of the aligned word that holds it (ctable.claim), with
+// no lock and no counter: it fails if any bit of that word changed since
+// the insert read it, so two claims never take one slot. A slot across two
+// words is filled holding its bucket's stripe, as no claim touches it. In
+// other tables (semi-sorted, whose fill re-sorts a bucket; growable, which
+// must count its stage; f > 16) a fill holds its buckets' stripes.
+//
+// Bits. Buckets share words with their neighbours, so no writer stores a
+// word it read: a holder changes its full slots by xoring their difference
+// in by compare-and-swap (ctable.flip), and fills by claim or atomic or.
+// A claim changes only an empty slot's bits and a holder's flip only a full
+// slot's, so each leaves the other's bits as they were, whatever the order.
 //
 // Readers take no lock and store nothing: they atomically load the table
-// pointer, a key's two buckets and, to answer "absent", two version
-// counters. A writer changes a bucket in a write session, its stripe's
-// version odd meanwhile; an insert made by one atomic change of one word,
-// or by filling a slot a word at a time, only adds a fingerprint and needs
-// no session. Writers' atomic changes are sequentially consistent, so a
-// reader whose load sees a change sees all its writer did before it.
+// pointer, a key's two buckets and, to answer "absent", two versions. A
+// claim or a fill only adds a fingerprint and needs no session. Go's
+// atomics are sequentially consistent, so a reader whose load sees a change
+// sees all its writer did before it.
 //
-// The writers' invariant: outside a session on one of its two buckets,
-// every stored key's fingerprint is in one of them. A displacement path is
-// found without writing and without a lock (concurrent_search.go), then,
-// its stripes held, checked to be still there and applied from its free end
-// back, each fingerprint copied into its new bucket before its old slot is
-// overwritten, so the invariant holds after every change. A key's
-// fingerprint moves only between its two buckets, and a writer moving it
-// holds both: so with many writers, as with one, at most one session at a
-// time can take it from a bucket.
+// The invariant: outside a session on one of its two buckets, every stored
+// key's fingerprint is in one of them. A displacement path is found without
+// a lock (concurrent_search.go), then, its stripes held, checked and
+// applied from its free end back, each fingerprint copied into its new
+// bucket before its old slot is overwritten. Its free end is claimed too: a
+// claim that took it first makes the writer search again, having changed
+// nothing. A key's fingerprint moves only between its two buckets, and a
+// writer moving it holds both: at most one session at a time can take it
+// from a bucket.
 //
 // A lookup loads both buckets' versions, reads both buckets, and answers
 // "found" at once (a torn read can only make up a false positive). Else it
-// answers "absent" only if both versions were even and are unchanged: then
-// no session overlapped the reads, so at their start the invariant put the
+// answers "absent" only if both versions were even and are unchanged: no
+// session overlapped the reads, so at their start the invariant put the
 // fingerprint in one bucket, and no session removed it before it was read.
-// Else it reads again, after maxOptimistic tries holding both stripes, as a
-// writer would. Both buckets need validating: a read of a move's
-// destination before the move and of its source after would miss the key,
-// and a torn read of a semi-sorted bucket being rewritten could miss any
-// key in it.
+// Else it reads again, after maxOptimistic tries holding both stripes.
 //
-// Growth, Advance, Reset, Merge, Clone, Snapshot and the encoders hold every
-// stripe (stop), which stops all writers, as does an insert that cannot
-// tell otherwise whether it fails (ErrFull, ErrTooManyDuplicates) or must
-// double the table. Growth and Reset never change a published table: they
-// publish a new one with one atomic pointer store (a doubling once its
-// insert has put the key in). A writer notices a new table once it holds a
-// stripe, and starts again in it; a lookup loads the pointer once: a key
-// inserted before it began is in that table or its doubling, and a table
-// replaced since answers for the moment of the replacement. Advance clears
-// the slots of the generation it reuses, and changes the generation inserts
-// store (genV) while every stripe is held, so a key inserted after it
-// returned is in the new generation. InsertUnique decides and inserts
-// holding both of the key's stripes, so of concurrent calls for one key
-// exactly one adds it; Count validates whatever it finds. Len sums the
-// stripes' counts, each written with its stripe's unlock, so no word is
-// written by every insert. concurrent_model_test.go checks every
-// interleaving of a reader with a writer, and with two writers at once.
+// Stopping. Growth, Advance, Reset, Merge, Clone, Snapshot and the encoders
+// hold every stripe (stop), which stops every writer but claims, as does an
+// insert that cannot tell otherwise whether it fails (ErrFull,
+// ErrTooManyDuplicates). Claims only fill: a table full for a stopped
+// writer stays full. Growth and Reset publish a new table with one atomic
+// pointer store; a writer notices it once it holds a stripe and starts
+// again there; a lookup answers for the table it loaded. Clone, Snapshot
+// and the encoders copy the words atomically and count the copy. Merge
+// copies the table and publishes the merge: it seals the old table first,
+// and a claim that sees the seal after its compare-and-swap, which the copy
+// may have missed, waits for Merge and, if it replaced the table, inserts
+// again (the key may then be stored twice). Advance changes the generation
+// inserts store (genV, which claims load) and clears the old generation's
+// slots in sessions: an insert stores a generation current at some moment
+// during its call.
+//
+// InsertUnique looks first without a lock: a key found (in an expiring
+// table, in the current generation) returns false. Else it decides and
+// inserts holding both of the key's stripes, so of concurrent calls for one
+// key exactly one adds it. Len counts a free table's filled slots (about 8
+// instructions a bucket), as claims count nowhere; other tables sum the
+// stripes' counts, each stored with its stripe's unlock. No word is written
+// by every insert. concurrent_model_test.go checks every interleaving of a
+// reader with a writer, with two writers whose stripes are apart, and with
+// a claim beside a writer that holds the claim's bucket.
 
 // ConcurrentFilter is a cuckoo filter that many goroutines may use at once,
 // made with NewConcurrent, or NewConcurrentFrom a Filter: every method is
@@ -76,16 +92,19 @@ import (
 // ContainsBatch, their ...Hash forms, Hash) take no lock, unless writes keep
 // spoiling their reads, and never report a stored key absent whatever
 // writers do. Inserts and deletes (Insert, InsertBatch, InsertUnique,
-// Delete, their ...Hash forms) run from any number of goroutines at once,
-// each holding only the stripes of the buckets it changes; Advance, Reset,
+// Delete, their ...Hash forms) run from any number of goroutines at once:
+// in a fixed Packed filter of at most 16-bit fingerprints an insert into a
+// free slot is one compare-and-swap, InsertUnique of a key already there a
+// lookup, and anything else holds only the stripes of the buckets it
+// changes; a writer that waits spins briefly, then sleeps. Advance, Reset,
 // Merge, Clone, Snapshot, the encoders, a doubling of a growable filter, and
 // an insert into a filter too full to tell otherwise whether it fails stop
 // the writers meanwhile. It encodes in Filter's format; Snapshot returns a
 // Filter copy (for AppendCompact or EncodedSize, which this type lacks).
 //
 // It answers as a Filter holding the same keys does; only its table's bytes
-// differ once inserts displace fingerprints (along shortest paths here), and
-// so, near full, may which inserts fail. The zero ConcurrentFilter acts as
+// differ (which free slot a key takes, and displacements along shortest
+// paths here), and so, near full, may which inserts fail. The zero ConcurrentFilter acts as
 // the zero Filter does; Clone and Snapshot of it are zero too.
 type ConcurrentFilter[T Hashable] struct {
 	c concurrent
@@ -230,7 +249,9 @@ func (f *ConcurrentFilter[T]) InsertHashBatch(hashes []uint64) (int, error) {
 // InsertUnique is Filter.InsertUnique as one atomic step: of goroutines
 // calling it for the same key at once, with no Delete of it meanwhile,
 // exactly one adds it, unless a false positive hides the key from all of
-// them or the insert fails (its error, as Filter's: never a repeat).
+// them or the insert fails (its error, as Filter's: never a repeat). A key
+// already there (in an expiring filter, inserted in the current
+// generation) costs a lookup: no lock, no store.
 func (f *ConcurrentFilter[T]) InsertUnique(key T) (bool, error) { return f.c.insertUnique(f.Hash(key)) }
 
 // Delete removes one copy of key (in an expiring filter, the oldest) and
@@ -278,7 +299,10 @@ func (c *concurrent) lookups(k keyKind, p unsafe.Pointer, size uintptr, n int, f
 func (f *ConcurrentFilter[T]) Reset() { f.c.reset() }
 
 // Len is the number of items stored: exact whenever no write is under
-// way, and within the writes under way of it otherwise. It sums a count a
+// way, and within the writes under way of it otherwise. A fixed Packed
+// filter of at most 16-bit fingerprints counts its table's filled slots,
+// as its lock-free inserts write no counter: about 8 instructions a bucket
+// (Slots/4), a millisecond for a Capacity of 4M here. Others sum a count a
 // stripe, at most 1024.
 func (f *ConcurrentFilter[T]) Len() int {
 	if f.c.kind == kindInvalid {

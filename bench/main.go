@@ -141,7 +141,7 @@ func main() {
 	growRate := flag.Float64("rate", 0.001, "target false-positive rate, for -growth")
 	redraw := flag.String("charts", "", "draw the charts again from the speed and space table of this report (a RESULTS.md written by -out) into -out, or next to the report; nothing is measured")
 	memGiB := flag.Float64("memlimit", gib(memLimit), "refuse filters whose estimated heap exceeds this many GiB")
-	writers := flag.String("writers", "", "time a ConcurrentFilter filled by these numbers of writers (e.g. 1,2,4,8,16), with and without readers, against independent Filters, at the first of -sizes, instead")
+	writers := flag.String("writers", "", "time a lone Filter, a Filter behind a sync.Mutex and a ConcurrentFilter at these numbers of goroutines (e.g. 1,2,4,8,16) on a fuzz harness's InsertUnique and on fills of -sizes, beside the machine's own limit, instead")
 	flag.Parse()
 	memLimit = int64(*memGiB * (1 << 30))
 
@@ -179,7 +179,7 @@ func main() {
 			}
 			counts = append(counts, c)
 		}
-		if err := runWriters(os.Stdout, sizes[0], *rounds, counts); err != nil {
+		if err := runWriters(os.Stdout, sizes, *rounds, counts); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}

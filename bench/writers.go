@@ -3,202 +3,221 @@ package main
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/seed-a0724874/cuckoo"
 )
 
-// runWriters times a ConcurrentFilter of n keys' Capacity filled to 90% by
-// each number of writer goroutines in counts (the keys split between them),
-// with no reader and with two reader goroutines looking up the keys
-// already in, against what the machine gives: as many Filters, each of its
-// share of the Capacity and the keys, filled by as many goroutines, and by
-// one goroutine one after another. Rounds alternate the configurations, so
-// that a change in the machine's load hits all; it prints the medians and
-// the speedups: a ConcurrentFilter's over the first count of writers alone
-// (one, as the usual -writers 1,2,...), the Filters' over one goroutine
-// filling the same Filters.
-func runWriters(w io.Writer, n, rounds int, counts []int) error {
-	keys := make([]uint64, n*9/10)
-	for i := range keys {
-		keys[i] = splitmix(0, uint64(i))
+// The -writers mode: what a user who has several goroutines writing can
+// pick, timed side by side on the same work. A lone Filter (one
+// goroutine), a Filter behind a sync.Mutex and a ConcurrentFilter, each at
+// every count of goroutines asked for, on these workloads:
+//   - fuzz: a fuzz harness's dedup, InsertUnique of 943,718 distinct keys
+//     each 4 times, shuffled, into a Capacity of 1M: most calls are repeats;
+//   - fill: Insert of distinct keys to 50% and 90% of a Capacity, at the
+//     first of -sizes (in cache here) and to 50% at the others (32M: a
+//     table of 56 MiB).
+//
+// Beside each size it times the machine's own limit: one and two goroutines
+// doing a random read-modify-write of one word of a shared table of the
+// same bytes, plain (unsynchronised) and by compare-and-swap. Rounds
+// alternate the modes, so that a change in the machine's load hits all;
+// tables are faulted in before the clock and the collector is off.
+
+// writerMode is one way to run a workload.
+type writerMode struct {
+	name       string
+	goroutines int
+	kind       int // modeFilter, modeMutex, modeConcurrent
+}
+
+const (
+	modeFilter = iota
+	modeMutex
+	modeConcurrent
+)
+
+// writerWork is a workload: the keys each goroutine takes its share of, in
+// order, the Capacity, and whether calls are InsertUnique.
+type writerWork struct {
+	name     string
+	capacity int
+	keys     []uint64
+	unique   bool
+}
+
+func writerWorks(sizes []int) []writerWork {
+	fuzz := make([]uint64, 0, 4*943_718)
+	for range 4 {
+		for i := range 943_718 {
+			fuzz = append(fuzz, splitmix(1, uint64(i)))
+		}
 	}
-	type config struct {
-		writers, readers int
-		filters          int // independent Filters, 0 for a ConcurrentFilter
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(fuzz), func(i, j int) { fuzz[i], fuzz[j] = fuzz[j], fuzz[i] })
+	works := []writerWork{{"fuzz: InsertUnique, 943,718 keys x4 shuffled, Capacity 1M", 1 << 20, fuzz, true}}
+	for i, n := range sizes {
+		for _, pct := range []int{50, 90} {
+			if i > 0 && pct == 90 {
+				continue
+			}
+			keys := make([]uint64, n*pct/100)
+			for j := range keys {
+				keys[j] = splitmix(0, uint64(j))
+			}
+			works = append(works, writerWork{fmt.Sprintf("fill %d%% of Capacity %s, Insert", pct, count(n)), n, keys, false})
+		}
 	}
-	var configs []config
+	return works
+}
+
+// runWriters times every mode on every workload, rounds times, and prints
+// the medians (with min-max) in ns an operation and as a ratio to the lone
+// Filter, and the machine's limit at each size.
+func runWriters(w io.Writer, sizes []int, rounds int, counts []int) error {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	modes := []writerMode{{"Filter", 1, modeFilter}}
 	for _, c := range counts {
-		configs = append(configs, config{c, 0, 0}, config{c, 2, 0}, config{c, 0, c})
-		if c > 1 {
-			configs = append(configs, config{1, 0, c})
+		modes = append(modes, writerMode{"Filter + Mutex", c, modeMutex})
+	}
+	for _, c := range counts {
+		modes = append(modes, writerMode{"ConcurrentFilter", c, modeConcurrent})
+	}
+	fmt.Fprintf(w, "%s, %s, GOMAXPROCS %d, medians (min-max) of %d rounds, modes alternating, f = 13, uint64 keys:\n",
+		cpuModel(), goTarget(), runtime.GOMAXPROCS(0), rounds)
+	for _, work := range writerWorks(sizes) {
+		times := make([][]float64, len(modes))
+		for r := range rounds {
+			for i := range modes {
+				k := (i + r) % len(modes)
+				ns, err := runWork(work, modes[k])
+				if err != nil {
+					return fmt.Errorf("%s, %s x%d: %w", work.name, modes[k].name, modes[k].goroutines, err)
+				}
+				times[k] = append(times[k], ns)
+			}
+		}
+		fmt.Fprintf(w, "\n%s (%d calls)\n\n", work.name, len(work.keys))
+		fmt.Fprintln(w, "| mode | goroutines | ns a call | min-max | vs Filter |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
+		base := median(times[0])
+		for k, m := range modes {
+			fmt.Fprintf(w, "| %s | %d | %.1f | %.1f-%.1f | %.2fx |\n", m.name, m.goroutines, median(times[k]),
+				slices.Min(times[k]), slices.Max(times[k]), median(times[k])/base)
 		}
 	}
-	times := make([][]time.Duration, len(configs))
-	reads := make([][]float64, len(configs))
-	for r := range rounds {
-		for i := range configs {
-			k := (i + r) % len(configs) // a round starts one later than the last
-			c := configs[k]
-			var took time.Duration
-			var rate float64
-			var err error
-			if c.filters > 0 {
-				took, err = fillIndependent(n, c.filters, c.writers, keys)
-			} else {
-				took, rate, err = fillConcurrent(n, c.writers, c.readers, keys)
-			}
-			if err != nil {
-				return err
-			}
-			times[k] = append(times[k], took)
-			reads[k] = append(reads[k], rate)
+	fmt.Fprintln(w, "\nThe machine's limit: a random read-modify-write of one word of a shared table of a Capacity's bytes, ns an operation, medians:")
+	fmt.Fprintln(w, "\n| table | plain, 1 | plain, 2 | 2/1 | compare-and-swap, 1 | compare-and-swap, 2 | 2/1 |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+	for _, n := range append([]int{1 << 20}, sizes...) {
+		f, err := cuckoo.New[uint64](cuckoo.Config{Capacity: n, FingerprintBits: 13})
+		if err != nil {
+			return err
 		}
-	}
-	med := func(c config) time.Duration { return medianTime(times[slices.Index(configs, c)]) }
-	fmt.Fprintf(w, "Filling %d keys to 90%% of a Capacity of %d (f = 13), %s, %s, GOMAXPROCS %d, medians of %d rounds:\n\n",
-		len(keys), n, cpuModel(), goTarget(), runtime.GOMAXPROCS(0), rounds)
-	fmt.Fprintln(w, "| writers | readers | filter | ns a key | Mkeys/s | speedup | Mreads/s |")
-	fmt.Fprintln(w, "|---:|---:|---|---:|---:|---:|---:|")
-	for k, c := range configs {
-		if c.filters > 0 && c.writers == 1 && c.filters > 1 {
-			continue // the independent Filters' one-goroutine time: their speedup's base
-		}
-		m := med(c)
-		name, base, readRate := "ConcurrentFilter", med(config{counts[0], 0, 0}), "-"
-		if c.filters > 0 {
-			name, base = fmt.Sprintf("%d Filters", c.filters), med(config{1, 0, c.filters})
-			if c.filters == 1 {
-				base = m
+		words := make([]uint64, f.SizeBytes()/8)
+		var t [4][]float64
+		for r := range rounds {
+			for i := range 4 {
+				k := (i + r) % 4
+				t[k] = append(t[k], machineRMW(words, 1+k%2, k >= 2))
 			}
-		} else if c.readers > 0 {
-			readRate = fmt.Sprintf("%.1f", median(reads[k])/1e6)
 		}
-		fmt.Fprintf(w, "| %d | %d | %s | %.1f | %.1f | %.2fx | %s |\n", c.writers, c.readers, name,
-			float64(m.Nanoseconds())/float64(len(keys)), float64(len(keys))/m.Seconds()/1e6,
-			float64(base)/float64(m), readRate)
+		p1, p2, c1, c2 := median(t[0]), median(t[1]), median(t[2]), median(t[3])
+		fmt.Fprintf(w, "| %s (%.1f MiB) | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |\n", count(n),
+			float64(len(words)*8)/(1<<20), p1, p2, p2/p1, c1, c2, c2/c1)
 	}
 	return nil
 }
 
-// fillConcurrent fills a new ConcurrentFilter with the keys, split between
-// writers goroutines, beside readers goroutines looking up keys already in;
-// it returns the fill's time and the readers' lookups a second.
-func fillConcurrent(n, writers, readers int, keys []uint64) (time.Duration, float64, error) {
-	// Made from a Filter, whose table it copies: its pages are faulted in
-	// before the clock starts, as Reset faults the Filters' (a fault of a
-	// huge page may compact memory first, which varied a 4M-key fill's time
-	// 2x from run to run).
-	empty, err := cuckoo.New[uint64](cuckoo.Config{Capacity: n, FingerprintBits: 13})
+// runWork runs the workload in mode m and returns ns a call.
+func runWork(work writerWork, m writerMode) (float64, error) {
+	cfg := cuckoo.Config{Capacity: work.capacity, FingerprintBits: 13}
+	f, err := cuckoo.New[uint64](cfg)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
-	f := cuckoo.NewConcurrentFrom(empty)
-	var stop atomic.Bool
-	var looked atomic.Int64
-	var done atomic.Int64 // keys of writer 0 in, for the readers
-	var rg sync.WaitGroup
-	for r := range readers {
-		rg.Add(1)
-		go func() {
-			defer rg.Done()
-			x, m := uint64(r)+1, int64(0)
-			for !stop.Load() {
-				if d := done.Load(); d > 0 {
-					x = x*6364136223846793005 + 1442695040888963407
-					if !f.Contains(keys[int64(x>>33)%d]) {
-						panic("a stored key not found")
-					}
-					m++
-				}
+	f.Reset() // faults the table's pages in before the clock
+	var op func(uint64) error
+	switch m.kind {
+	case modeFilter, modeMutex:
+		var mu sync.Mutex
+		op = func(k uint64) error {
+			if m.kind == modeMutex {
+				mu.Lock()
+				defer mu.Unlock()
 			}
-			looked.Add(m)
-		}()
+			if work.unique {
+				_, err := f.InsertUnique(k)
+				return err
+			}
+			return f.Insert(k)
+		}
+	default:
+		c := cuckoo.NewConcurrentFrom(f) // a copy: faulted in too
+		op = func(k uint64) error {
+			if work.unique {
+				_, err := c.InsertUnique(k)
+				return err
+			}
+			return c.Insert(k)
+		}
 	}
-	share := (len(keys) + writers - 1) / writers
-	errs := make(chan error, writers)
-	start := time.Now()
+	share := (len(work.keys) + m.goroutines - 1) / m.goroutines
+	var failed atomic.Value
 	var wg sync.WaitGroup
-	for g := range writers {
-		part := keys[min(g*share, len(keys)):min((g+1)*share, len(keys))]
+	start := time.Now()
+	for g := range m.goroutines {
+		part := work.keys[min(g*share, len(work.keys)):min((g+1)*share, len(work.keys))]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i, k := range part {
-				if err := f.Insert(k); err != nil {
-					errs <- err
+			for _, k := range part {
+				if err := op(k); err != nil {
+					failed.Store(err)
 					return
-				}
-				if g == 0 && i%64 == 63 {
-					done.Store(int64(i + 1))
 				}
 			}
 		}()
 	}
 	wg.Wait()
 	took := time.Since(start)
-	stop.Store(true)
-	rg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		return 0, 0, err
+	if err, _ := failed.Load().(error); err != nil {
+		return 0, err
 	}
-	return took, float64(looked.Load()) / took.Seconds(), nil
+	return float64(took.Nanoseconds()) / float64(len(work.keys)), nil
 }
 
-// fillIndependent fills filters Filters, each of its share of Capacity n
-// with its share of the keys, by goroutines goroutines (1, or one a
-// Filter), and returns the time.
-func fillIndependent(n, filters, goroutines int, keys []uint64) (time.Duration, error) {
-	parts := make([]*cuckoo.Filter[uint64], filters)
-	for g := range parts {
-		f, err := cuckoo.New[uint64](cuckoo.Config{Capacity: n / filters, FingerprintBits: 13})
-		if err != nil {
-			return 0, err
-		}
-		f.Reset() // clears the table: its pages are faulted in before the clock starts
-		parts[g] = f
-	}
-	share := (len(keys) + filters - 1) / filters
-	fill := func(g int) error {
-		for _, k := range keys[min(g*share, len(keys)):min((g+1)*share, len(keys))] {
-			if err := parts[g].Insert(k); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	errs := make(chan error, filters)
+// machineRMW has goroutines do 4M random read-modify-writes of words in
+// all, shared, plain or by compare-and-swap, and returns ns an operation.
+// The plain ones race on purpose: they are what no synchronisation costs.
+func machineRMW(words []uint64, goroutines int, cas bool) float64 {
+	const ops = 4 << 20
+	var wg sync.WaitGroup
 	start := time.Now()
-	if goroutines == 1 {
-		for g := range parts {
-			errs <- fill(g)
-		}
-	} else {
-		var wg sync.WaitGroup
-		for g := range parts {
-			wg.Add(1)
-			go func() { defer wg.Done(); errs <- fill(g) }()
-		}
-		wg.Wait()
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x, n := uint64(g)+1, uint64(len(words))
+			base := unsafe.Pointer(unsafe.SliceData(words))
+			for range ops / goroutines {
+				x = x*6364136223846793005 + 1442695040888963407
+				p := (*uint64)(unsafe.Add(base, (x>>32)*n>>32*8))
+				if cas {
+					for old := atomic.LoadUint64(p); !atomic.CompareAndSwapUint64(p, old, old+x); old = atomic.LoadUint64(p) {
+					}
+				} else {
+					*p += x
+				}
+			}
+		}()
 	}
-	took := time.Since(start)
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			return 0, err
-		}
-	}
-	return took, nil
-}
-
-// medianTime is median for durations.
-func medianTime(xs []time.Duration) time.Duration {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[len(s)/2]
+	wg.Wait()
+	return float64(time.Since(start).Nanoseconds()) / ops
 }
