@@ -83,3 +83,23 @@ func fillWith(b *testing.B, writers int, keys []uint64, insert func(w int) func(
 	}
 	wg.Wait()
 }
+
+// BenchmarkConcurrentLen times Len of a half-full filter: a fixed Packed
+// one counts its filled slots, a growable one sums its stripes' counts.
+func BenchmarkConcurrentLen(b *testing.B) {
+	for _, cfg := range []Config{{Capacity: 1 << 22}, {Capacity: 1 << 16, MaxCapacity: 1 << 22}} {
+		b.Run(configName(cfg), func(b *testing.B) {
+			f := mustNewConcurrent[uint64](b, cfg)
+			for k := range uint64(1 << 21) {
+				if err := f.Insert(k); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for b.Loop() {
+				if f.Len() != 1<<21 {
+					b.Fatal("Len")
+				}
+			}
+		})
+	}
+}
