@@ -126,38 +126,16 @@ const (
 	pathAll                       // put must run as the one writer (putAll)
 )
 
-// stripedKicks bounds the search displace makes on its own queue, on the
-// stack, of searchBuckets*stripedKicks + 2 nodes (1 KiB, which Go zeroes
-// a call), while another writer searches on the filter's queue (c.path,
-// one writer at a time: mu); a longer one waits for that queue.
-const stripedKicks = 16
-
 // displace is put for full buckets b1 and b2 of table s (the key's values
 // in them v1 and v2, no generation bits): along a path found without a
-// lock, then its stripes and the key's held in ascending order, applied if
-// still there (valid), with the key in the current generation; with unique,
-// not if the key is found there meanwhile. A path whose buckets changed is
+// lock on the filter's queue (c.path, whose holder mu makes one displacing
+// writer at a time: displacements are few, and their search is long), then
+// its stripes and the key's held in ascending order, applied if still
+// there (valid), with the key in the current generation; with unique, not
+// if the key is found there meanwhile. A path whose buckets changed is
 // looked for again; none found, or a path too long to hold, gives up to
-// putAll, which tells ErrFull exactly. The filter's queue, if free, takes
-// the whole search at once: a lone writer neither zeroes a queue nor
-// searches twice (28 instructions an insert, f = 13).
+// putAll, which tells ErrFull exactly.
 func (c *concurrent) displace(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32, unique bool) pathResult {
-	if !c.mu.TryLock() {
-		return c.displaceStriped(s, b1, v1, b2, v2, unique)
-	}
-	r := c.displaceOn(c.path, c.maxKicks, s, b1, v1, b2, v2, unique)
-	c.mu.Unlock()
-	return r
-}
-
-// displaceStriped is displace while another writer holds the filter's
-// queue: a search of stripedKicks on its own, else one on that queue.
-func (c *concurrent) displaceStriped(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32, unique bool) pathResult {
-	var queue [searchBuckets*stripedKicks + 2]pathNode
-	r := c.displaceOn(queue[:0], min(c.maxKicks, stripedKicks), s, b1, v1, b2, v2, unique)
-	if r != pathAll || c.maxKicks <= stripedKicks {
-		return r
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.displaceOn(c.path, c.maxKicks, s, b1, v1, b2, v2, unique)
