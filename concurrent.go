@@ -614,7 +614,7 @@ func (c *concurrent) put(h uint64, unique bool) (bool, error) {
 		s := c.cur.Load()
 		t := &s.t
 		b1, v1, b2, v2 := t.place(h)
-		if unique && c.present(s, b1, v1, b2, v2) {
+		if unique && c.present(s, h, b1, v1, b2, v2) {
 			return false, nil
 		}
 		if t.canGrow() && c.stageFull(s) {
@@ -632,14 +632,15 @@ func (c *concurrent) put(h uint64, unique bool) (bool, error) {
 	}
 }
 
-// present reports, from reads without a lock, whether buckets b1 and b2
-// hold the key they would hold as v1 and v2 so that InsertUnique need not
-// change it: in an expiring table, in the current generation. A read torn
-// by a writer may make up a hit, as rarely as a false positive; a miss is
-// decided again holding the stripes (refresh).
-func (c *concurrent) present(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) bool {
+// present reports, from reads without a lock, whether table s holds the
+// key of hash h (in buckets b1 and b2 as v1 and v2) so that InsertUnique
+// need not change it: in an expiring table, in the current generation;
+// else by lookup's probe. A read torn by a writer may make up a hit, as
+// rarely as a false positive; a miss is decided again holding the stripes
+// (refresh).
+func (c *concurrent) present(s *ctable, h, b1 uint64, v1 uint32, b2 uint64, v2 uint32) bool {
 	if s.t.genBits == 0 {
-		return s.count(b1, v1)+s.count(b2, v2) > 0
+		return c.lookup(kindHash, unsafe.Pointer(&h))
 	}
 	gv := c.genV.Load()
 	x1, x2 := s.slots(b1), s.slots(b2)
@@ -668,9 +669,16 @@ func (c *concurrent) putHeld(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint
 	gv := c.genV.Load()
 	lo1, hi1 := s.read(b1) // both read first: their misses overlap
 	lo2, hi2 := s.read(b2)
-	// moveNear reads 8 buckets, within search's budget for MaxKicks >= 2.
-	ok := (t.roomIn(lo1, hi1) || t.roomIn(lo2, hi2)) && (s.addTo(b1, lo1, hi1, v1|gv) || s.addTo(b2, lo2, hi2, v2|gv)) ||
-		t.class.oneWord() && c.maxKicks >= 2 && c.moveNear(s, b1, lo1, b2, lo2, v1|gv, false)
+	ok := false
+	for !ok && (t.roomIn(lo1, hi1) || t.roomIn(lo2, hi2)) {
+		if ok = s.addTo(b1, lo1, hi1, v1|gv) || s.addTo(b2, lo2, hi2, v2|gv); !ok {
+			lo1, hi1 = s.read(b1) // a claim took the room: both may be full now
+			lo2, hi2 = s.read(b2)
+		}
+	}
+	// Both full, which they stay: only a holder empties a slot. moveNear
+	// reads 8 buckets, within search's budget for MaxKicks >= 2.
+	ok = ok || t.class.oneWord() && c.maxKicks >= 2 && c.moveNear(s, b1, lo1, b2, lo2, v1|gv, false)
 	c.unlock2(s, l1, l2, int64(b2i(ok)))
 	if ok {
 		return pathApplied
@@ -843,6 +851,10 @@ func (c *concurrent) reset() {
 	s := c.cur.Load()
 	n := newCtable(s.t.firstShape())
 	n.rec = s.rec
+	// The generation first: a claim that loads the new table loads genV
+	// after it.
+	c.gen.Store(0)
+	c.genV.Store(0)
 	c.publish(n)
 	// Every stripe's count goes, held: a grown table's stripes are more than
 	// its first table's, and lenOf counts only the current table's.
@@ -852,8 +864,6 @@ func (c *concurrent) reset() {
 	}
 	c.approx.Store(0)
 	c.count, c.stopped, c.rng = 0, 0, c.h.seed
-	c.gen.Store(0)
-	c.genV.Store(0)
 }
 
 // b2i is 1 for true, 0 for false.

@@ -18,9 +18,12 @@ func (c *concurrent) advance() int {
 	defer c.start()
 	s = c.cur.Load()
 	id := (uint(c.gen.Load()) + 1) % s.t.gens // 0 for G = 1
+	// The pass first, then the generation: claims go on meanwhile, and one
+	// of the new generation's before the pass reached its bucket would be
+	// cleared at once. Those of the old one stay.
+	n := s.expire(s.t.expiryOf(uint32(id)))
 	c.gen.Store(uint32(id))
 	c.genV.Store(uint32(id) << (s.t.kbits & 31))
-	n := s.expire(s.t.expiryOf(uint32(id)))
 	c.count -= n
 	return n
 }

@@ -47,6 +47,9 @@ func (s *ctable) search(q []pathNode, maxKicks int, b1 uint64, v1 uint32, b2 uin
 			slots = s.slots(uint64(n.b))
 		}
 		for k, v := range slots {
+			if v == 0 {
+				continue // a root's slot a claim may fill meanwhile: not a step
+			}
 			var ob uint64
 			var ov uint32
 			if fixed { // alt inlines, other does not
@@ -86,6 +89,9 @@ func (c *concurrent) moveNear(s *ctable, i1, w1, i2, w2 uint64, v uint32, all bo
 			slots = t.decode(b[1], 0)
 		}
 		for k, u := range slots {
+			if u == 0 {
+				continue // room a claim took from the caller; it may fill it meanwhile
+			}
 			o := t.alt(i, u&fpm)
 			if !t.roomIn(s.word(o), 0) {
 				continue
