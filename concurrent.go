@@ -65,7 +65,8 @@ import (
 // ErrTooManyDuplicates). Claims only fill: a table full for a stopped
 // writer stays full. Growth and Reset publish a new table with one atomic
 // pointer store; a writer notices it once it holds a stripe and starts
-// again there; a lookup answers for the table it loaded. Clone, Snapshot
+// again there (a claim into a table Reset replaced is an insert before the
+// Reset); a lookup answers for the table it loaded. Clone, Snapshot
 // and the encoders copy the words atomically and count the copy. Merge
 // copies the table and publishes the merge: it seals the old table first,
 // and a claim that sees the seal after its compare-and-swap, which the copy
@@ -591,9 +592,15 @@ func (c *concurrent) insertHashes(hs []uint64) (int, error) {
 	return len(hs), nil
 }
 
+// insertUnique is InsertUnique: a key already there, in a table that
+// does not expire, answers by lookup's probe, before put looks up its
+// buckets.
 func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	if c.kind == kindInvalid {
 		return false, errZeroConcurrent
+	}
+	if c.cur.Load().t.genBits == 0 && c.lookup(kindHash, unsafe.Pointer(&h)) {
+		return false, nil
 	}
 	return c.put(h, true)
 }
@@ -614,7 +621,7 @@ func (c *concurrent) put(h uint64, unique bool) (bool, error) {
 		s := c.cur.Load()
 		t := &s.t
 		b1, v1, b2, v2 := t.place(h)
-		if unique && c.present(s, h, b1, v1, b2, v2) {
+		if unique && s.t.genBits != 0 && c.present(s, b1, v1, b2, v2) {
 			return false, nil
 		}
 		if t.canGrow() && c.stageFull(s) {
@@ -632,16 +639,13 @@ func (c *concurrent) put(h uint64, unique bool) (bool, error) {
 	}
 }
 
-// present reports, from reads without a lock, whether table s holds the
-// key of hash h (in buckets b1 and b2 as v1 and v2) so that InsertUnique
-// need not change it: in an expiring table, in the current generation;
-// else by lookup's probe. A read torn by a writer may make up a hit, as
-// rarely as a false positive; a miss is decided again holding the stripes
-// (refresh).
-func (c *concurrent) present(s *ctable, h, b1 uint64, v1 uint32, b2 uint64, v2 uint32) bool {
-	if s.t.genBits == 0 {
-		return c.lookup(kindHash, unsafe.Pointer(&h))
-	}
+// present reports, from reads without a lock, whether expiring table s
+// holds the key its buckets b1 and b2 would hold as v1 and v2 in the
+// current generation, so that InsertUnique need not refresh it (a table
+// that does not expire asks lookup, in insertUnique). A read torn by a
+// writer may make up a hit, as rarely as a false positive; a miss is
+// decided again holding the stripes (refresh).
+func (c *concurrent) present(s *ctable, b1 uint64, v1 uint32, b2 uint64, v2 uint32) bool {
 	gv := c.genV.Load()
 	x1, x2 := s.slots(b1), s.slots(b2)
 	for k := range slotsPerBucket {
