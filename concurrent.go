@@ -122,14 +122,18 @@ type concurrent struct {
 
 	_ cpu.CacheLinePad // writers' stores stay off the readers' lines
 
+	// What every writer reads, claims too, and only stop's holder writes.
 	locks    []stripeLock // the writers' (concurrent_locks.go)
 	maxKicks int
-	approx   atomic.Int64 // a growable filter's Len, give or take a batch a stripe (unlockAdding)
 	gen      atomic.Uint32
 	// The current generation's bits as the current table's slots hold them
-	// (a published table's genV, which readers may copy, is never written):
-	// stored holding every stripe, loaded by any writer, claims too.
+	// (a published table's genV, which readers may copy, is never written).
 	genV atomic.Uint32
+
+	_      cpu.CacheLinePad
+	approx atomic.Int64 // a growable filter's Len, give or take a batch a stripe (unlockAdding)
+
+	_ cpu.CacheLinePad // the displacing writer's and stop's, off the lines above
 	// What the writer holding every stripe (stop) uses: the count of a
 	// table that is not free, exact meanwhile, and the PRNG (a Filter's
 	// state, kept for Snapshot and the encoding).
