@@ -152,9 +152,10 @@ package cuckoo
 //	                                    expire: generation bits, InsertUnique, Delete, Advance
 //	core.go                             reader and core, the state under the public types
 //	config.go, errors.go                Config and its resolution, the errors
-//	table.go, table_*.go                Layout, the table, its shapes, loads and stores and
+//	table.go, table_*.go, probe.go      Layout, the table, its shapes, loads and stores and
 //	                                    bucket operations; the layouts' bucket codecs
-//	                                    (table_packed.go, table_semisort.go; table.go chooses)
+//	                                    (table_packed.go, table_semisort.go; table.go chooses);
+//	                                    the probe kinds a lookup switches on
 //	hash.go, siphash.go, lanes.go       key kinds, hashing (xxh3; SipHash-2-4 for keyed
 //	                                    filters); SWAR arithmetic on four lanes
 //	loads_*.go, pages_*.go              unaligned atomic loads, huge-page advice, by platform

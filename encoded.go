@@ -113,6 +113,9 @@ func containsHeaded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	if err != nil {
 		return true, err
 	}
-	r := reader{t: t, h: newHasher(h.seed), kind: k}
-	return r.lookup(k, p), nil
+	r := reader{t: t, h: newHasher(h.seed), kind: k, keys: keysOf(k)}
+	if k == kindHash {
+		return r.containsHash(*(*uint64)(p)), nil
+	}
+	return r.lookup(r.keys, 0, p), nil
 }
