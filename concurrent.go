@@ -96,6 +96,7 @@ type concurrent struct {
 	// What lookups read: never written after NewConcurrent but cur.
 	h           hasher
 	kind        keyKind
+	keys        probeKind // reader.keys
 	cur         atomic.Pointer[ctable]
 	capacity    int
 	maxCapacity int
@@ -131,7 +132,8 @@ func NewConcurrent[T Hashable](cfg Config) (*ConcurrentFilter[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	r := reader{h: newHasher(p.seed), kind: kindOf[T](), capacity: p.capacity, maxCapacity: p.maxCapacity}
+	r := reader{h: newHasher(p.seed), kind: kindOf[T](), keys: keysOf(kindOf[T]()), capacity: p.capacity,
+		maxCapacity: p.maxCapacity}
 	r.setKey(p.key)
 	f := &ConcurrentFilter[T]{}
 	f.c.load(&r, newCtable(p.table()), p.maxKicks, r.h.seed)
@@ -151,7 +153,7 @@ func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
 
 // load makes c the filter r with table s, which it publishes last.
 func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64) {
-	c.h, c.kind, c.capacity, c.maxCapacity = r.h, r.kind, r.capacity, r.maxCapacity
+	c.h, c.kind, c.keys, c.capacity, c.maxCapacity = r.h, r.kind, r.keys, r.capacity, r.maxCapacity
 	c.maxKicks, c.rng, c.count = maxKicks, rng, r.count
 	c.path = make([]pathNode, 0, searchBuckets*maxKicks+2)
 	c.locks = locksFor(s.t.m0 << s.t.g) // the last table's stripes
@@ -175,12 +177,12 @@ func (f *ConcurrentFilter[T]) Hash(key T) uint64 {
 // inserted before it began, unless a delete of it, or the Advance that
 // expires it, began before it returned.
 func (f *ConcurrentFilter[T]) Contains(key T) bool {
-	return f.c.lookup(f.c.kind, unsafe.Pointer(&key))
+	return f.c.lookup(f.c.keys, 0, unsafe.Pointer(&key))
 }
 
 // ContainsHash is Contains for a key hashed with Hash.
 func (f *ConcurrentFilter[T]) ContainsHash(h uint64) bool {
-	return f.c.kind != kindInvalid && f.c.lookup(kindHash, unsafe.Pointer(&h))
+	return f.c.lookup(probeHashed, h, nil)
 }
 
 // Count is Filter.Count; while writers run, it counts what the buckets held
@@ -258,9 +260,13 @@ func (f *ConcurrentFilter[T]) ContainsHashBatch(hashes []uint64, found []bool) i
 // lookups looks up the n keys of kind k and size size at p, noting each
 // answer in found while it has room, and returns how many it found.
 func (c *concurrent) lookups(k keyKind, p unsafe.Pointer, size uintptr, n int, found []bool) int {
-	hits := 0
+	hits, pk := 0, c.keys
+	if k == kindHash {
+		pk = probeHashed
+	}
 	for i := range n {
-		ok := c.lookup(k, unsafe.Add(p, uintptr(i)*size))
+		h, q := kindArgs(k, unsafe.Add(p, uintptr(i)*size))
+		ok := c.lookup(pk, h, q)
 		if i < len(found) {
 			found[i] = ok
 		}
@@ -327,7 +333,7 @@ func (c *concurrent) view() reader {
 	if c.cur.Load() == nil {
 		return reader{}
 	}
-	return reader{t: c.cur.Load().t, h: c.h, kind: c.kind, count: c.len(),
+	return reader{t: c.cur.Load().t, h: c.h, kind: c.kind, keys: c.keys, count: c.len(),
 		capacity: c.capacity, maxCapacity: c.maxCapacity}
 }
 
@@ -351,36 +357,34 @@ func (f *ConcurrentFilter[T]) describe(name string) string {
 	return r.describe(name, "made neither by NewConcurrent nor by decoding")
 }
 
-// lookup reports whether the filter may hold the key of kind k at p (a hash
-// for kindHash): one-word buckets are probed here, others and retries apart.
-func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
-	var h uint64
-	switch k {
-	case kindInt:
-		h = c.h.u64(*(*uint64)(p))
-	case kindHash:
-		h = *(*uint64)(p)
-	default:
-		if k == kindInvalid { // a zero ConcurrentFilter: empty
-			return false
-		}
-		h = c.h.key(k, p)
-	}
+// lookup reports whether the filter may hold a key of key class pk, as
+// reader.lookup takes it: one switch on pk and the current table's probe
+// picks the hash and the probe, which loads both buckets' versions, then
+// the buckets; whole-byte and nibble-aligned buckets share loadNarrow, whose
+// shift is branch-free. Other tables, and retries, apart; keys of other
+// kinds hash in lookupKey. Nosplit as reader.lookup.
+//
+//go:nosplit
+func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 	s := c.cur.Load()
-	t := &s.t
-	if !t.class.oneWord() { // f > 16, semi-sorted f = 4, growable, G > 16
-		return c.lookupOther(s, h)
+	if s == nil { // a zero ConcurrentFilter: empty
+		return false
 	}
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
+	t := &s.t
 	// Base addresses in locals, as the compiler reloads fields after each
 	// atomic load; versions first, so their loads overlap the buckets' misses.
-	w, seq := unsafe.Pointer(unsafe.SliceData(s.words)), unsafe.Pointer(unsafe.SliceData(s.seq))
-	sq1, sq2 := (*atomic.Uint64)(unsafe.Add(seq, i1&s.smask*8)), (*atomic.Uint64)(unsafe.Add(seq, i2&s.smask*8))
-	q1, q2 := sq1.Load(), sq2.Load()
+	w := unsafe.Pointer(unsafe.SliceData(s.words))
+	var sq1, sq2 *atomic.Uint64
+	var q1, q2 uint64
 	var hit bool
-	switch t.class {
-	case class8: // a bucket is half a word
+	switch (pk | t.probe) & 63 {
+	case probeInts | probe8:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probe8: // a bucket is half a word
+		fp, i1 := t.locate(h)
+		i2 := t.alt(i1, fp)
+		sq1, sq2, q1, q2 = s.versions(i1, i2)
 		var x uint64
 		if unalignedLoads { // the words are the byte stream: a bucket is 4 aligned bytes
 			x = uint64(atomic.LoadUint32((*uint32)(unsafe.Add(w, i1*4)))) | uint64(atomic.LoadUint32((*uint32)(unsafe.Add(w, i2*4))))<<32
@@ -389,21 +393,57 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 		}
 		x ^= uint64(fp) * ones8
 		hit = (x-ones8)&^x&tops8 != 0
-	case class16: // a bucket is a word
+	case probeInts | probe16:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probe16: // a bucket is a word
+		fp, i1 := t.locate(h)
+		i2 := t.alt(i1, fp)
+		sq1, sq2, q1, q2 = s.versions(i1, i2)
 		pat := uint64(fp) * ones16
 		x1, x2 := loadWord(w, i1)^pat, loadWord(w, i2)^pat
 		hit = ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
-	case classNarrow: // keyLanes: generation bits are not compared
+	case probeInts | probeBytes, probeInts | probeNibbles:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeBytes, probeHashed | probeNibbles: // keyLanes: generation bits are not compared
+		fp, i1 := t.locate(h)
+		i2 := t.alt(i1, fp)
+		sq1, sq2, q1, q2 = s.versions(i1, i2)
 		pat := uint64(fp) * t.keyLanes.onesLo
 		hit = t.keyLanes.anyZero(loadNarrow(w, i1*uint64(t.bbits))^pat, loadNarrow(w, i2*uint64(t.bbits))^pat)
-	case classSemi:
+	case probeInts | probeSemi, probeInts | probeSemiNibbles:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeSemi, probeHashed | probeSemiNibbles:
+		fp, i1 := t.locate(h)
+		i2 := t.alt(i1, fp)
+		sq1, sq2, q1, q2 = s.versions(i1, i2)
 		bp := uint64(fp>>(t.w&31)) * 0x1111 // the mask spares a check of the shift
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		hit = t.semiLanes.anyZero(t.semiLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
-	default: // classExpSemi
+	case probeInts | probeExpSemi:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeExpSemi:
+		fp, i1 := t.locate(h)
+		i2 := t.alt(i1, fp)
+		sq1, sq2, q1, q2 = s.versions(i1, i2)
 		bp := uint64(fp>>(t.w&31)) * 0x1111
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		hit = t.semiLanes.anyZero(t.semiKeyLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiKeyLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
+	case probeInts | probeGrownNarrow, probeInts | probeGrown, probeInts | probeGeneric:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeGrownNarrow, probeHashed | probeGrown, probeHashed | probeGeneric:
+		return c.lookupOther(s, h)
+	case probeKeys, probeKeys | 1, probeKeys | 2, probeKeys | 3, probeKeys | 4, probeKeys | 5, probeKeys | 6, probeKeys | 7,
+		probeKeys | 8, probeKeys | 9, probeKeys | 10, probeKeys | 11, probeKeys | 12, probeKeys | 13, probeKeys | 14, probeKeys | 15:
+		return c.lookupKey(p)
+	case probeInts | probeNone, probeInts | 11, probeInts | 12, probeInts | 13, probeInts | 14, probeInts | 15,
+		probeHashed | probeNone, probeHashed | 11, probeHashed | 12, probeHashed | 13, probeHashed | 14, probeHashed | 15,
+		48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63:
+		return false // values no probe and key class make: every one a case spares the jump a bounds check
 	}
 	if hit {
 		return true
@@ -414,9 +454,23 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 	return c.lookupAt(s, h) // a write session overlapped: read again
 }
 
-// lookupOther is lookup for the other classes, apart so that lookup tests
-// the class once (an instruction less a fixed lookup). It probes
-// classGrownNarrow, the last stages of most growable filters, itself.
+// versions are the version counters of buckets i1 and i2, and their values.
+func (s *ctable) versions(i1, i2 uint64) (sq1, sq2 *atomic.Uint64, q1, q2 uint64) {
+	seq := unsafe.Pointer(unsafe.SliceData(s.seq))
+	sq1, sq2 = (*atomic.Uint64)(unsafe.Add(seq, i1&s.smask*8)), (*atomic.Uint64)(unsafe.Add(seq, i2&s.smask*8))
+	return sq1, sq2, sq1.Load(), sq2.Load()
+}
+
+// lookupKey is lookup of a key of class probeKeys (reader.lookupKey).
+//
+//go:noinline
+func (c *concurrent) lookupKey(p unsafe.Pointer) bool {
+	return c.lookup(probeHashed, c.h.key(c.kind, p), nil)
+}
+
+// lookupOther is lookup for the other probes, apart: inline, their values
+// cost the one-word probes registers. It probes classGrownNarrow, the last
+// stages of most growable filters, itself.
 func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
 	t := &s.t
 	if t.class != classGrownNarrow {

@@ -115,7 +115,8 @@ func containsHeaded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	}
 	r := reader{t: t, h: newHasher(h.seed), kind: k, keys: keysOf(k)}
 	if k == kindHash {
-		return r.containsHash(*(*uint64)(p)), nil
+		r.keys = probeHashed
 	}
-	return r.lookup(r.keys, 0, p), nil
+	x, q := kindArgs(k, p)
+	return r.lookup(r.keys, x, q), nil
 }

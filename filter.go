@@ -54,7 +54,9 @@ func (f *Filter[T]) Hash(key T) uint64 { return hashKeyOf(&f.c.reader, key) }
 // Contains reports whether key may be in the filter. It is never false for
 // an inserted key that was neither deleted nor expired (Advance); it is
 // true for other keys with probability about EstimatedFalsePositiveRate.
-func (f *Filter[T]) Contains(key T) bool { return f.c.lookup(f.c.keys, 0, unsafe.Pointer(&key)) }
+func (f *Filter[T]) Contains(key T) bool {
+	return f.c.lookup(f.c.keys, 0, unsafe.Pointer(&key))
+}
 
 // ContainsHash is Contains for a key hashed with Hash.
 func (f *Filter[T]) ContainsHash(h uint64) bool {

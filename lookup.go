@@ -105,7 +105,7 @@ func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		return containsAt(&r.t, i1, r.t.alt(i1, fp), fp)
 	case probeKeys, probeKeys | 1, probeKeys | 2, probeKeys | 3, probeKeys | 4, probeKeys | 5, probeKeys | 6, probeKeys | 7,
 		probeKeys | 8, probeKeys | 9, probeKeys | 10, probeKeys | 11, probeKeys | 12, probeKeys | 13, probeKeys | 14, probeKeys | 15:
-		return r.lookupKey(pk, p)
+		return r.lookupKey(p)
 	case probeInts | probeNone, probeInts | 11, probeInts | 12, probeInts | 13, probeInts | 14, probeInts | 15,
 		probeHashed | probeNone, probeHashed | 11, probeHashed | 12, probeHashed | 13, probeHashed | 14, probeHashed | 15,
 		48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63:
@@ -118,7 +118,7 @@ func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 // by a call; a zero filter (probeNone) holds nothing.
 //
 //go:noinline
-func (r *reader) lookupKey(pk probeKind, p unsafe.Pointer) bool {
+func (r *reader) lookupKey(p unsafe.Pointer) bool {
 	if r.t.probe == probeNone {
 		return false
 	}

@@ -24,7 +24,9 @@ type View[T Hashable] struct {
 func (v *View[T]) Hash(key T) uint64 { return hashKeyOf(&v.r, key) }
 
 // Contains reports whether key may be in the filter; see Filter.Contains.
-func (v *View[T]) Contains(key T) bool { return v.r.lookup(v.r.keys, 0, unsafe.Pointer(&key)) }
+func (v *View[T]) Contains(key T) bool {
+	return v.r.lookup(v.r.keys, 0, unsafe.Pointer(&key))
+}
 
 // ContainsHash is Contains for a key hashed with Hash.
 func (v *View[T]) ContainsHash(h uint64) bool {
