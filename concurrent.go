@@ -373,18 +373,18 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 	t := &s.t
 	// Base addresses in locals, as the compiler reloads fields after each
 	// atomic load; versions first, so their loads overlap the buckets' misses.
-	w := unsafe.Pointer(unsafe.SliceData(s.words))
-	var sq1, sq2 *atomic.Uint64
-	var q1, q2 uint64
+	w, seq := unsafe.Pointer(unsafe.SliceData(s.words)), unsafe.Pointer(unsafe.SliceData(s.seq))
+	var i1, i2, q1, q2 uint64
 	var hit bool
 	switch (pk | t.probe) & 63 {
 	case probeInts | probe8:
 		h = c.h.u64(*(*uint64)(p))
 		fallthrough
 	case probeHashed | probe8: // a bucket is half a word
-		fp, i1 := t.locate(h)
-		i2 := t.alt(i1, fp)
-		sq1, sq2, q1, q2 = s.versions(i1, i2)
+		var fp uint32
+		fp, i1 = t.locate(h)
+		i2 = t.alt(i1, fp)
+		q1, q2 = version(seq, i1&s.smask), version(seq, i2&s.smask)
 		var x uint64
 		if unalignedLoads { // the words are the byte stream: a bucket is 4 aligned bytes
 			x = uint64(atomic.LoadUint32((*uint32)(unsafe.Add(w, i1*4)))) | uint64(atomic.LoadUint32((*uint32)(unsafe.Add(w, i2*4))))<<32
@@ -397,9 +397,10 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		h = c.h.u64(*(*uint64)(p))
 		fallthrough
 	case probeHashed | probe16: // a bucket is a word
-		fp, i1 := t.locate(h)
-		i2 := t.alt(i1, fp)
-		sq1, sq2, q1, q2 = s.versions(i1, i2)
+		var fp uint32
+		fp, i1 = t.locate(h)
+		i2 = t.alt(i1, fp)
+		q1, q2 = version(seq, i1&s.smask), version(seq, i2&s.smask)
 		pat := uint64(fp) * ones16
 		x1, x2 := loadWord(w, i1)^pat, loadWord(w, i2)^pat
 		hit = ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
@@ -407,18 +408,20 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		h = c.h.u64(*(*uint64)(p))
 		fallthrough
 	case probeHashed | probeBytes, probeHashed | probeNibbles: // keyLanes: generation bits are not compared
-		fp, i1 := t.locate(h)
-		i2 := t.alt(i1, fp)
-		sq1, sq2, q1, q2 = s.versions(i1, i2)
+		var fp uint32
+		fp, i1 = t.locate(h)
+		i2 = t.alt(i1, fp)
+		q1, q2 = version(seq, i1&s.smask), version(seq, i2&s.smask)
 		pat := uint64(fp) * t.keyLanes.onesLo
 		hit = t.keyLanes.anyZero(loadNarrow(w, i1*uint64(t.bbits))^pat, loadNarrow(w, i2*uint64(t.bbits))^pat)
 	case probeInts | probeSemi, probeInts | probeSemiNibbles:
 		h = c.h.u64(*(*uint64)(p))
 		fallthrough
 	case probeHashed | probeSemi, probeHashed | probeSemiNibbles:
-		fp, i1 := t.locate(h)
-		i2 := t.alt(i1, fp)
-		sq1, sq2, q1, q2 = s.versions(i1, i2)
+		var fp uint32
+		fp, i1 = t.locate(h)
+		i2 = t.alt(i1, fp)
+		q1, q2 = version(seq, i1&s.smask), version(seq, i2&s.smask)
 		bp := uint64(fp>>(t.w&31)) * 0x1111 // the mask spares a check of the shift
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		hit = t.semiLanes.anyZero(t.semiLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
@@ -426,9 +429,10 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		h = c.h.u64(*(*uint64)(p))
 		fallthrough
 	case probeHashed | probeExpSemi:
-		fp, i1 := t.locate(h)
-		i2 := t.alt(i1, fp)
-		sq1, sq2, q1, q2 = s.versions(i1, i2)
+		var fp uint32
+		fp, i1 = t.locate(h)
+		i2 = t.alt(i1, fp)
+		q1, q2 = version(seq, i1&s.smask), version(seq, i2&s.smask)
 		bp := uint64(fp>>(t.w&31)) * 0x1111
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		hit = t.semiLanes.anyZero(t.semiKeyLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiKeyLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
@@ -448,18 +452,14 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 	if hit {
 		return true
 	}
-	if (q1|q2)&1 == 0 && sq1.Load() == q1 && sq2.Load() == q2 {
+	if (q1|q2)&1 == 0 && version(seq, i1&s.smask) == q1 && version(seq, i2&s.smask) == q2 {
 		return false
 	}
 	return c.lookupAt(s, h) // a write session overlapped: read again
 }
 
-// versions are the version counters of buckets i1 and i2, and their values.
-func (s *ctable) versions(i1, i2 uint64) (sq1, sq2 *atomic.Uint64, q1, q2 uint64) {
-	seq := unsafe.Pointer(unsafe.SliceData(s.seq))
-	sq1, sq2 = (*atomic.Uint64)(unsafe.Add(seq, i1&s.smask*8)), (*atomic.Uint64)(unsafe.Add(seq, i2&s.smask*8))
-	return sq1, sq2, sq1.Load(), sq2.Load()
-}
+// version loads version counter i of the counters at seq.
+func version(seq unsafe.Pointer, i uint64) uint64 { return (*atomic.Uint64)(unsafe.Add(seq, i*8)).Load() }
 
 // lookupKey is lookup of a key of class probeKeys (reader.lookupKey).
 //
