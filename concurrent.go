@@ -459,7 +459,9 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 }
 
 // version loads version counter i of the counters at seq.
-func version(seq unsafe.Pointer, i uint64) uint64 { return (*atomic.Uint64)(unsafe.Add(seq, i*8)).Load() }
+func version(seq unsafe.Pointer, i uint64) uint64 {
+	return (*atomic.Uint64)(unsafe.Add(seq, i*8)).Load()
+}
 
 // lookupKey is lookup of a key of class probeKeys (reader.lookupKey).
 //
