@@ -143,7 +143,8 @@ package cuckoo
 //	build.go, batch.go                  Build, the batches
 //	encoded.go, encoding*.go            ContainsEncoded, the formats (FORMAT.md)
 //	filter.go                           Filter and its methods
-//	lookup.go, lookup_generic.go        the single-key probe, batch dispatch, pure-Go batches
+//	lookup.go, lookup_generic.go,       the single-key probe, batch dispatch, pure-Go batches;
+//	count.go                            Count's probe
 //	lookup_asm.go, lookup_*.go, *.s     the assembly batches and their selection
 //	insert.go, growth.go, generations.go
 //	                                    an insert: fast paths, displacement walks; growth:

@@ -65,10 +65,10 @@ func (f *Filter[T]) ContainsHash(h uint64) bool {
 
 // Count returns how many copies of key's fingerprint its two buckets hold,
 // 0 to 8: key's copies, and any other key's matching fingerprint.
-func (f *Filter[T]) Count(key T) int { return f.c.countHash(f.Hash(key)) }
+func (f *Filter[T]) Count(key T) int { return f.c.copies(f.c.keys, 0, unsafe.Pointer(&key)) }
 
 // CountHash is Count for a key hashed with Hash.
-func (f *Filter[T]) CountHash(h uint64) int { return f.c.countHash(h) }
+func (f *Filter[T]) CountHash(h uint64) int { return f.c.copies(probeHashed, h, nil) }
 
 // Insert adds key, with at most MaxKicks displacements. After ErrFull (they
 // found no free slot) or ErrTooManyDuplicates (key's buckets hold 8 copies
@@ -183,13 +183,6 @@ func hashKeyOf[T Hashable](r *reader, key T) uint64 {
 		return Hash(key)
 	}
 	return r.hash(unsafe.Pointer(&key))
-}
-
-func (c *reader) countHash(h uint64) int {
-	if c.t.data == nil {
-		return 0
-	}
-	return c.t.countMatches(c.t.place(h))
 }
 
 func (c *reader) slots() int { return int(c.t.m) * slotsPerBucket }

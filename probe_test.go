@@ -25,7 +25,7 @@ var probeConfigs = []Config{
 // TestProbeKinds pins that every way of making a filter, a view or a
 // concurrent filter gives its reader the key class and its table the probe
 // New gives the same Config (a grown table: that of its stage), and that
-// lookups through them answer as the codec does.
+// lookups and counts through them answer as the codec does.
 func TestProbeKinds(t *testing.T) {
 	t.Parallel()
 	seen := map[probeKind]bool{}
@@ -170,6 +170,13 @@ func checkProbe(t *testing.T, name string, r reader, cfg Config) {
 		if got := r.containsHash(h); got != ref {
 			t.Fatalf("%s: lookup of hash of key %d: %v, the codec says %v", name, i, got, ref)
 		}
+		n := r.t.countMatches(r.t.place(h))
+		if got := r.copies(r.keys, 0, unsafe.Pointer(&k)); got != n {
+			t.Fatalf("%s: count of key %d: %d, the codec says %d", name, i, got, n)
+		}
+		if got := r.copies(probeHashed, h, nil); got != n {
+			t.Fatalf("%s: count of hash of key %d: %d, the codec says %d", name, i, got, n)
+		}
 		if i < cfg.Capacity/2 && !ref {
 			t.Fatalf("%s: key %d not found", name, i)
 		}
@@ -199,7 +206,8 @@ func TestProbeKeyClasses(t *testing.T) {
 	}
 	var r reader
 	k := uint64(1)
-	if r.t.probe != probeNone || r.lookup(r.keys, 0, unsafe.Pointer(&k)) || r.containsHash(1) {
+	if r.t.probe != probeNone || r.lookup(r.keys, 0, unsafe.Pointer(&k)) || r.containsHash(1) ||
+		r.copies(r.keys, 0, unsafe.Pointer(&k)) != 0 || r.copies(probeHashed, 1, nil) != 0 {
 		t.Error("a zero reader found a key")
 	}
 }

@@ -42,10 +42,10 @@ func (v *View[T]) ContainsHashBatch(hashes []uint64, found []bool) int {
 }
 
 // Count is Filter.Count.
-func (v *View[T]) Count(key T) int { return v.r.countHash(v.Hash(key)) }
+func (v *View[T]) Count(key T) int { return v.r.copies(v.r.keys, 0, unsafe.Pointer(&key)) }
 
 // CountHash is Count for a key hashed with Hash.
-func (v *View[T]) CountHash(h uint64) int { return v.r.countHash(h) }
+func (v *View[T]) CountHash(h uint64) int { return v.r.copies(probeHashed, h, nil) }
 
 // Len is the number of items stored.
 func (v *View[T]) Len() int { return v.r.count }
