@@ -366,8 +366,8 @@ func (f *ConcurrentFilter[T]) describe(name string) string {
 //
 //go:nosplit
 func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
-	s := c.cur.Load()
-	if s == nil { // a zero ConcurrentFilter: empty
+	var s *ctable
+	if s = c.cur.Load(); s == nil { // a zero ConcurrentFilter: empty
 		return false
 	}
 	t := &s.t
@@ -382,9 +382,9 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		fallthrough
 	case probeHashed | probe8: // a bucket is half a word
 		var fp uint32
-		fp, i1 = t.locate(h)
-		i2 = t.alt(i1, fp)
-		q1, q2 = version(seq, i1&s.smask), version(seq, i2&s.smask)
+		fp, i1 = locateOn(h, t.fpRange, t.m0)
+		i2, q1 = t.alt(i1, fp), version(seq, i1&s.smask)
+		q2 = version(seq, i2&s.smask)
 		var x uint64
 		if unalignedLoads { // the words are the byte stream: a bucket is 4 aligned bytes
 			x = uint64(atomic.LoadUint32((*uint32)(unsafe.Add(w, i1*4)))) | uint64(atomic.LoadUint32((*uint32)(unsafe.Add(w, i2*4))))<<32
@@ -398,9 +398,9 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		fallthrough
 	case probeHashed | probe16: // a bucket is a word
 		var fp uint32
-		fp, i1 = t.locate(h)
-		i2 = t.alt(i1, fp)
-		q1, q2 = version(seq, i1&s.smask), version(seq, i2&s.smask)
+		fp, i1 = locateOn(h, t.fpRange, t.m0)
+		i2, q1 = t.alt(i1, fp), version(seq, i1&s.smask)
+		q2 = version(seq, i2&s.smask)
 		pat := uint64(fp) * ones16
 		x1, x2 := loadWord(w, i1)^pat, loadWord(w, i2)^pat
 		hit = ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
@@ -409,9 +409,9 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		fallthrough
 	case probeHashed | probeBytes, probeHashed | probeNibbles: // keyLanes: generation bits are not compared
 		var fp uint32
-		fp, i1 = t.locate(h)
-		i2 = t.alt(i1, fp)
-		q1, q2 = version(seq, i1&s.smask), version(seq, i2&s.smask)
+		fp, i1 = locateOn(h, t.fpRange, t.m0)
+		i2, q1 = t.alt(i1, fp), version(seq, i1&s.smask)
+		q2 = version(seq, i2&s.smask)
 		pat := uint64(fp) * t.keyLanes.onesLo
 		hit = t.keyLanes.anyZero(loadNarrow(w, i1*uint64(t.bbits))^pat, loadNarrow(w, i2*uint64(t.bbits))^pat)
 	case probeInts | probeSemi, probeInts | probeSemiNibbles:
@@ -419,9 +419,9 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		fallthrough
 	case probeHashed | probeSemi, probeHashed | probeSemiNibbles:
 		var fp uint32
-		fp, i1 = t.locate(h)
-		i2 = t.alt(i1, fp)
-		q1, q2 = version(seq, i1&s.smask), version(seq, i2&s.smask)
+		fp, i1 = locateOn(h, t.fpRange, t.m0)
+		i2, q1 = t.alt(i1, fp), version(seq, i1&s.smask)
+		q2 = version(seq, i2&s.smask)
 		bp := uint64(fp>>(t.w&31)) * 0x1111 // the mask spares a check of the shift
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		hit = t.semiLanes.anyZero(t.semiLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
@@ -430,9 +430,9 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		fallthrough
 	case probeHashed | probeExpSemi:
 		var fp uint32
-		fp, i1 = t.locate(h)
-		i2 = t.alt(i1, fp)
-		q1, q2 = version(seq, i1&s.smask), version(seq, i2&s.smask)
+		fp, i1 = locateOn(h, t.fpRange, t.m0)
+		i2, q1 = t.alt(i1, fp), version(seq, i1&s.smask)
+		q2 = version(seq, i2&s.smask)
 		bp := uint64(fp>>(t.w&31)) * 0x1111
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		hit = t.semiLanes.anyZero(t.semiKeyLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiKeyLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
@@ -458,9 +458,10 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 	return c.lookupAt(s, h) // a write session overlapped: read again
 }
 
-// version loads version counter i of the counters at seq.
+// version loads version counter i of the counters at seq: by the
+// intrinsic, as atomic.Uint64.Load's inlined call leaves a NOP in lookup.
 func version(seq unsafe.Pointer, i uint64) uint64 {
-	return (*atomic.Uint64)(unsafe.Add(seq, i*8)).Load()
+	return atomic.LoadUint64((*uint64)(unsafe.Add(seq, i*8)))
 }
 
 // lookupKey is lookup of a key of class probeKeys (reader.lookupKey).

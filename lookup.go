@@ -28,66 +28,64 @@ func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 	case probeInts | probe8:
 		h = r.h.u64(*(*uint64)(p))
 		fallthrough
-	case probeHashed | probe8:
-		fp, i1 := r.t.locate(h)
-		return has8(r.t.data, i1, r.t.alt(i1, fp), fp)
+	case probeHashed | probe8: // has8, its loads loadLE32
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
+		x := (uint64(loadLE32(r.t.data, i1*4)) | uint64(loadLE32(r.t.data, altOn(i1, fp, r.t.m0)*4))<<32) ^ uint64(fp)*ones8
+		return (x-ones8)&^x&tops8 != 0
 	case probeInts | probeBytes:
 		h = r.h.u64(*(*uint64)(p))
 		fallthrough
 	case probeHashed | probeBytes: // keyLanes' borrow stops at a lane's top key bit: generation bits are not compared
-		fp, i1 := r.t.locate(h)
-		i2 := r.t.alt(i1, fp)
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
 		pat := uint64(fp) * r.t.keyLanes.onesLo
-		return r.t.keyLanes.anyZero(load64At(r.t.data, i1*r.t.bbytes)^pat, load64At(r.t.data, i2*r.t.bbytes)^pat)
+		return r.t.keyLanes.anyZero(loadLE64(r.t.data, i1*r.t.bbytes)^pat, loadLE64(r.t.data, altOn(i1, fp, r.t.m0)*r.t.bbytes)^pat)
 	case probeInts | probeNibbles:
 		h = r.h.u64(*(*uint64)(p))
 		fallthrough
 	case probeHashed | probeNibbles: // a bucket at bit p starts 0 or 4 bits into byte p/8
-		fp, i1 := r.t.locate(h)
-		i2 := r.t.alt(i1, fp)
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
 		pat := uint64(fp) * r.t.keyLanes.onesLo
-		p1, p2 := i1*uint64(r.t.bbits), i2*uint64(r.t.bbits)
-		return r.t.keyLanes.anyZero(load64At(r.t.data, p1>>3)>>(p1&4)^pat, load64At(r.t.data, p2>>3)>>(p2&4)^pat)
+		p1, p2 := i1*uint64(r.t.bbits), altOn(i1, fp, r.t.m0)*uint64(r.t.bbits)
+		return r.t.keyLanes.anyZero(loadLE64(r.t.data, p1>>3)>>(p1&4)^pat, loadLE64(r.t.data, p2>>3)>>(p2&4)^pat)
 	case probeInts | probe16:
 		h = r.h.u64(*(*uint64)(p))
 		fallthrough
-	case probeHashed | probe16:
-		fp, i1 := r.t.locate(h)
-		return has16(r.t.data, i1, r.t.alt(i1, fp), fp)
+	case probeHashed | probe16: // has16, its loads loadLE64
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
+		pat := uint64(fp) * ones16
+		x1, x2 := loadLE64(r.t.data, i1*8)^pat, loadLE64(r.t.data, altOn(i1, fp, r.t.m0)*8)^pat
+		return ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
 	case probeInts | probeSemi:
 		h = r.h.u64(*(*uint64)(p))
 		fallthrough
 	case probeHashed | probeSemi:
-		fp, i1 := r.t.locate(h)
-		i2 := r.t.alt(i1, fp)
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
 		bp := uint64(fp>>(r.t.w&31)) * 0x1111 // the mask spares a check of the shift
 		bl := uint64(fp&r.t.lowMask) * r.t.semiLanes.onesLo
-		return r.t.semiLanes.anyZero(r.t.semiLows(load64At(r.t.data, i1*r.t.bbytes), bp, bl), r.t.semiLows(load64At(r.t.data, i2*r.t.bbytes), bp, bl))
+		return r.t.semiLanes.anyZero(r.t.semiLows(loadLE64(r.t.data, i1*r.t.bbytes), bp, bl), r.t.semiLows(loadLE64(r.t.data, altOn(i1, fp, r.t.m0)*r.t.bbytes), bp, bl))
 	case probeInts | probeSemiNibbles:
 		h = r.h.u64(*(*uint64)(p))
 		fallthrough
 	case probeHashed | probeSemiNibbles:
-		fp, i1 := r.t.locate(h)
-		i2 := r.t.alt(i1, fp)
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
 		bp := uint64(fp>>(r.t.w&31)) * 0x1111
 		bl := uint64(fp&r.t.lowMask) * r.t.semiLanes.onesLo
-		p1, p2 := i1*uint64(r.t.bbits), i2*uint64(r.t.bbits)
-		return r.t.semiLanes.anyZero(r.t.semiLows(load64At(r.t.data, p1>>3)>>(p1&4), bp, bl), r.t.semiLows(load64At(r.t.data, p2>>3)>>(p2&4), bp, bl))
+		p1, p2 := i1*uint64(r.t.bbits), altOn(i1, fp, r.t.m0)*uint64(r.t.bbits)
+		return r.t.semiLanes.anyZero(r.t.semiLows(loadLE64(r.t.data, p1>>3)>>(p1&4), bp, bl), r.t.semiLows(loadLE64(r.t.data, p2>>3)>>(p2&4), bp, bl))
 	case probeInts | probeExpSemi:
 		h = r.h.u64(*(*uint64)(p))
 		fallthrough
 	case probeHashed | probeExpSemi: // probeSemi's, the prefixes' generation bits masked off
-		fp, i1 := r.t.locate(h)
-		i2 := r.t.alt(i1, fp)
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
 		bp := uint64(fp>>(r.t.w&31)) * 0x1111
 		bl := uint64(fp&r.t.lowMask) * r.t.semiLanes.onesLo
-		return r.t.semiLanes.anyZero(r.t.semiKeyLows(r.t.narrowWord(i1), bp, bl), r.t.semiKeyLows(r.t.narrowWord(i2), bp, bl))
+		return r.t.semiLanes.anyZero(r.t.semiKeyLows(r.t.narrowWord(i1), bp, bl), r.t.semiKeyLows(r.t.narrowWord(altOn(i1, fp, r.t.m0)), bp, bl))
 	case probeInts | probeGrownNarrow:
 		h = r.h.u64(*(*uint64)(p))
 		fallthrough
 	case probeHashed | probeGrownNarrow: // each bucket where the stage puts it, for the value it holds there
-		fp, i1 := r.t.locate(h)
-		i2 := r.t.alt(i1, fp)
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
+		i2 := altOn(i1, fp, r.t.m0)
 		l1, l2 := r.t.layers(h, fp)
 		b1, v1 := r.t.staged(i1, l1, fp)
 		b2, v2 := r.t.staged(i2, l2, fp)
@@ -183,6 +181,22 @@ func (s *shape) hasWords(data []byte, i1, i2 uint64, fp uint32) bool {
 	}
 	pat := uint64(fp) * s.lanes.onesLo
 	return s.lanes.anyZero(w1^pat, w2^pat)
+}
+
+// loadLE64 and loadLE32 are load64At and load32At for lookup's probes,
+// written as the or of the bytes, which the compiler makes the same one
+// load: binary.LittleEndian's call, inlined, leaves an inline mark that
+// becomes a NOP when no instruction is left on its line (2 a lookup).
+// Their inlining costs more, which lookup, never inlined, does not mind.
+func loadLE64(b []byte, o uint64) uint64 {
+	p := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o))
+	return uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
+		uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56
+}
+
+func loadLE32(b []byte, o uint64) uint32 {
+	p := (*[4]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o))
+	return uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
 }
 
 // The lowest and highest bit of every 8-bit and 16-bit lane of a word.
