@@ -361,8 +361,10 @@ func (f *ConcurrentFilter[T]) describe(name string) string {
 // reader.lookup takes it: one switch on pk and the current table's probe
 // picks the hash and the probe, which loads both buckets' versions, then
 // the buckets; whole-byte and nibble-aligned buckets share loadNarrow, whose
-// shift is branch-free. Other tables, and retries, apart; keys of other
-// kinds hash in lookupKey. Nosplit as reader.lookup.
+// shift is branch-free. Tables of wider buckets, and retries, read by
+// countIn (lookupAt); keys of other kinds hash in lookupKey. The exhaustive
+// case list is reader.lookup's, written again: it spares the jump table a
+// bounds check. Nosplit as reader.lookup.
 //
 //go:nosplit
 func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
@@ -436,11 +438,24 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		bp := uint64(fp>>(t.w&31)) * 0x1111
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		hit = t.semiLanes.anyZero(t.semiKeyLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiKeyLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
-	case probeInts | probeGrownNarrow, probeInts | probeGrown, probeInts | probeGeneric:
+	case probeInts | probeGrownNarrow:
 		h = c.h.u64(*(*uint64)(p))
 		fallthrough
-	case probeHashed | probeGrownNarrow, probeHashed | probeGrown, probeHashed | probeGeneric:
-		return c.lookupOther(s, h)
+	case probeHashed | probeGrownNarrow: // the buckets where the stage puts them, for the values they hold there
+		fp, b := locateOn(h, t.fpRange, t.m0)
+		l1, l2 := t.layers(h, fp)
+		var v1, v2 uint32
+		i1, v1 = t.staged(b, l1, fp)
+		i2, v2 = t.staged(t.alt(b, fp), l2, fp)
+		q1 = version(seq, i1&s.smask)
+		q2 = version(seq, i2&s.smask)
+		ones := t.keyLanes.onesLo
+		hit = t.keyLanes.anyZero(loadNarrow(w, i1*uint64(t.bbits))^uint64(v1)*ones, loadNarrow(w, i2*uint64(t.bbits))^uint64(v2)*ones)
+	case probeInts | probeGrown, probeInts | probeGeneric:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeGrown, probeHashed | probeGeneric:
+		return c.lookupAt(s, h)
 	case probeKeys, probeKeys | 1, probeKeys | 2, probeKeys | 3, probeKeys | 4, probeKeys | 5, probeKeys | 6, probeKeys | 7,
 		probeKeys | 8, probeKeys | 9, probeKeys | 10, probeKeys | 11, probeKeys | 12, probeKeys | 13, probeKeys | 14, probeKeys | 15:
 		return c.lookupKey(p)
@@ -469,31 +484,6 @@ func version(seq unsafe.Pointer, i uint64) uint64 {
 //go:noinline
 func (c *concurrent) lookupKey(p unsafe.Pointer) bool {
 	return c.lookup(probeHashed, c.h.key(c.kind, p), nil)
-}
-
-// lookupOther is lookup for the other probes, apart: inline, their values
-// cost the one-word probes registers. It probes classGrownNarrow, the last
-// stages of most growable filters, itself.
-func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
-	t := &s.t
-	if t.class != classGrownNarrow {
-		return c.lookupAt(s, h)
-	}
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	l1, l2 := t.layers(h, fp)
-	b1, v1 := t.staged(i1, l1, fp)
-	b2, v2 := t.staged(i2, l2, fp)
-	sq1, sq2 := s.stripe(b1), s.stripe(b2)
-	q1, q2 := sq1.Load(), sq2.Load()
-	w, ones := unsafe.Pointer(unsafe.SliceData(s.words)), t.keyLanes.onesLo
-	if t.keyLanes.anyZero(loadNarrow(w, b1*uint64(t.bbits))^uint64(v1)*ones, loadNarrow(w, b2*uint64(t.bbits))^uint64(v2)*ones) {
-		return true
-	}
-	if (q1|q2)&1 == 0 && sq1.Load() == q1 && sq2.Load() == q2 {
-		return false
-	}
-	return c.lookupAt(s, h) // a write session overlapped: read again
 }
 
 // lookupAt is a lookup of hash h in table s by countIn, which locates the
