@@ -483,7 +483,7 @@ func version(seq unsafe.Pointer, i uint64) uint64 {
 //
 //go:noinline
 func (c *concurrent) lookupKey(p unsafe.Pointer) bool {
-	return c.lookup(probeHashed, c.h.key(c.kind, p), nil)
+	return c.lookup(probeHashed, c.h.otherKey(c.kind, p), nil)
 }
 
 // lookupAt is a lookup of hash h in table s by countIn, which locates the

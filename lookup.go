@@ -101,10 +101,11 @@ func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 	case probeHashed | probeGeneric:
 		fp, i1 := r.t.locate(h)
 		return containsAt(&r.t, i1, r.t.alt(i1, fp), fp)
-	case probeKeys, probeKeys | 1, probeKeys | 2, probeKeys | 3, probeKeys | 4, probeKeys | 5, probeKeys | 6, probeKeys | 7,
-		probeKeys | 8, probeKeys | 9, probeKeys | 10, probeKeys | 11, probeKeys | 12, probeKeys | 13, probeKeys | 14, probeKeys | 15:
+	case probeKeys | 1, probeKeys | 2, probeKeys | 3, probeKeys | 4, probeKeys | 5, probeKeys | 6, probeKeys | 7,
+		probeKeys | 8, probeKeys | 9, probeKeys | 10:
 		return r.lookupKey(p)
-	case probeInts | probeNone, probeInts | 11, probeInts | 12, probeInts | 13, probeInts | 14, probeInts | 15,
+	case probeKeys | probeNone, probeKeys | 11, probeKeys | 12, probeKeys | 13, probeKeys | 14, probeKeys | 15,
+		probeInts | probeNone, probeInts | 11, probeInts | 12, probeInts | 13, probeInts | 14, probeInts | 15,
 		probeHashed | probeNone, probeHashed | 11, probeHashed | 12, probeHashed | 13, probeHashed | 14, probeHashed | 15,
 		48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63:
 		// A zero filter, and values no probe and key class make.
@@ -112,15 +113,14 @@ func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 	return false
 }
 
-// lookupKey is lookup of a key of class probeKeys, which hasher.key hashes
-// by a call; a zero filter (probeNone) holds nothing.
+// lookupKey is lookup of a key of class probeKeys, from a table: hashed by
+// otherKey (hasher.key's cases are probeInts' and probeHashed's), then
+// lookup's switch again, after the calls the hash makes anyway. lookup,
+// nosplit, may not call itself: the linker forbids the cycle.
 //
 //go:noinline
 func (r *reader) lookupKey(p unsafe.Pointer) bool {
-	if r.t.probe == probeNone {
-		return false
-	}
-	return r.lookup(probeHashed, r.h.key(r.kind, p), nil)
+	return r.lookup(probeHashed, r.h.otherKey(r.kind, p), nil)
 }
 
 // grownHas is probeGrown, apart: inline, its values cost the other
