@@ -10,16 +10,16 @@ package cuckoo
 // not a byte: the or takes the field from memory, with no zero extension.
 type probeKind uint
 
-// The tables' probes: the first seven are written out in lookup, the rest
-// call what they need.
+// The tables' probes: lookup writes out all but the last two, which call
+// what they need.
 const (
 	probeNone        probeKind = iota // no table: a zero Filter, View or ConcurrentFilter
 	probe8                            // class8: both buckets in one word
 	probeBytes                        // classNarrow of whole-byte buckets: a load a bucket
-	probeNibbles                      // classNarrow of odd f: every other bucket starts 4 bits into a byte
+	probeNibbles                      // classNarrow of odd slot widths: every other bucket starts 4 bits into a byte
 	probe16                           // class16
-	probeSemi                         // classSemi of whole-byte buckets (odd f)
-	probeSemiNibbles                  // classSemi of even f
+	probeSemi                         // classSemi of whole-byte buckets (odd slot widths)
+	probeSemiNibbles                  // classSemi of even slot widths
 	probeExpSemi                      // classExpSemi
 	probeGrownNarrow                  // classGrownNarrow
 	probeGrown                        // classGrown
@@ -30,7 +30,7 @@ const (
 // hash. probeKeys is the zero value, right for any key kind, so a reader
 // made without keysOf is slower, never wrong.
 const (
-	probeKeys   probeKind = 0      // hashed by hasher.key, a call, then looked up as probeHashed
+	probeKeys   probeKind = 0      // hashed by a call (lookupKey), then looked up as probeHashed
 	probeInts   probeKind = 1 << 4 // an 8-byte integer, hashed in line (kindInt, unkeyed)
 	probeHashed probeKind = 2 << 4 // the hash itself, in lookup's h
 )
