@@ -103,7 +103,7 @@ func buildReader[T Hashable](cfg Config, n int) (reader, params, error) {
 	if err != nil {
 		return reader{}, p, err
 	}
-	r := reader{h: newHasher(p.seed), kind: kindOf[T]()}
+	r := reader{h: newHasher(p.seed), kind: kindOf[T](), keys: keysOf(kindOf[T]())}
 	r.setKey(p.key)
 	return r, p, nil
 }

@@ -116,6 +116,7 @@ type concurrent struct {
 	// What lookups read: never written after NewConcurrent but cur.
 	h           hasher
 	kind        keyKind
+	keys        probeKind // reader.keys
 	cur         atomic.Pointer[ctable]
 	capacity    int
 	maxCapacity int
@@ -156,7 +157,8 @@ func NewConcurrent[T Hashable](cfg Config) (*ConcurrentFilter[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	r := reader{h: newHasher(p.seed), kind: kindOf[T](), capacity: p.capacity, maxCapacity: p.maxCapacity}
+	r := reader{h: newHasher(p.seed), kind: kindOf[T](), keys: keysOf(kindOf[T]()), capacity: p.capacity,
+		maxCapacity: p.maxCapacity}
 	r.setKey(p.key)
 	f := &ConcurrentFilter[T]{}
 	f.c.load(&r, newCtable(p.table()), p.maxKicks, r.h.seed)
@@ -176,7 +178,7 @@ func NewConcurrentFrom[T Hashable](f *Filter[T]) *ConcurrentFilter[T] {
 
 // load makes c the filter r with table s, which it publishes last.
 func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64) {
-	c.h, c.kind, c.capacity, c.maxCapacity = r.h, r.kind, r.capacity, r.maxCapacity
+	c.h, c.kind, c.keys, c.capacity, c.maxCapacity = r.h, r.kind, r.keys, r.capacity, r.maxCapacity
 	c.maxKicks, c.rng, c.count = maxKicks, rng, r.count
 	c.path = make([]pathNode, 0, searchBuckets*maxKicks+2)
 	c.locks = locksFor(s.t.m0 << s.t.g) // the last table's stripes
@@ -200,12 +202,12 @@ func (f *ConcurrentFilter[T]) Hash(key T) uint64 {
 // inserted before it began, unless a delete of it, or the Advance that
 // expires it, began before it returned.
 func (f *ConcurrentFilter[T]) Contains(key T) bool {
-	return f.c.lookup(f.c.kind, unsafe.Pointer(&key))
+	return f.c.lookup(f.c.keys, 0, unsafe.Pointer(&key))
 }
 
 // ContainsHash is Contains for a key hashed with Hash.
 func (f *ConcurrentFilter[T]) ContainsHash(h uint64) bool {
-	return f.c.kind != kindInvalid && f.c.lookup(kindHash, unsafe.Pointer(&h))
+	return f.c.lookup(probeHashed, h, nil)
 }
 
 // Count is Filter.Count; while writers run, it counts what the buckets held
@@ -285,9 +287,13 @@ func (f *ConcurrentFilter[T]) ContainsHashBatch(hashes []uint64, found []bool) i
 // lookups looks up the n keys of kind k and size size at p, noting each
 // answer in found while it has room, and returns how many it found.
 func (c *concurrent) lookups(k keyKind, p unsafe.Pointer, size uintptr, n int, found []bool) int {
-	hits := 0
+	hits, pk := 0, c.keys
+	if k == kindHash {
+		pk = probeHashed
+	}
 	for i := range n {
-		ok := c.lookup(k, unsafe.Add(p, uintptr(i)*size))
+		h, q := kindArgs(k, unsafe.Add(p, uintptr(i)*size))
+		ok := c.lookup(pk, h, q)
 		if i < len(found) {
 			found[i] = ok
 		}
@@ -358,7 +364,7 @@ func (c *concurrent) view() reader {
 	if c.cur.Load() == nil {
 		return reader{}
 	}
-	return reader{t: c.cur.Load().t, h: c.h, kind: c.kind, count: c.len(),
+	return reader{t: c.cur.Load().t, h: c.h, kind: c.kind, keys: c.keys, count: c.len(),
 		capacity: c.capacity, maxCapacity: c.maxCapacity}
 }
 
@@ -382,36 +388,36 @@ func (f *ConcurrentFilter[T]) describe(name string) string {
 	return r.describe(name, "made neither by NewConcurrent nor by decoding")
 }
 
-// lookup reports whether the filter may hold the key of kind k at p (a hash
-// for kindHash): one-word buckets are probed here, others and retries apart.
-func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
-	var h uint64
-	switch k {
-	case kindInt:
-		h = c.h.u64(*(*uint64)(p))
-	case kindHash:
-		h = *(*uint64)(p)
-	default:
-		if k == kindInvalid { // a zero ConcurrentFilter: empty
-			return false
-		}
-		h = c.h.key(k, p)
+// lookup reports whether the filter may hold a key of key class pk, as
+// reader.lookup takes it: one switch on pk and the current table's probe
+// picks the hash and the probe, which loads both buckets' versions, then
+// the buckets; whole-byte and nibble-aligned buckets share loadNarrow, whose
+// shift is branch-free. Tables of wider buckets, and retries, read by
+// countIn (lookupAt); keys of other kinds hash in lookupKey. The exhaustive
+// case list is reader.lookup's, written again: it spares the jump table a
+// bounds check. Nosplit as reader.lookup.
+//
+//go:nosplit
+func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
+	var s *ctable
+	if s = c.cur.Load(); s == nil { // a zero ConcurrentFilter: empty
+		return false
 	}
-	s := c.cur.Load()
 	t := &s.t
-	if !t.class.oneWord() { // f > 16, semi-sorted f = 4, growable, G > 16
-		return c.lookupOther(s, h)
-	}
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
 	// Base addresses in locals, as the compiler reloads fields after each
 	// atomic load; versions first, so their loads overlap the buckets' misses.
 	w, seq := unsafe.Pointer(unsafe.SliceData(s.words)), unsafe.Pointer(unsafe.SliceData(s.seq))
-	sq1, sq2 := (*atomic.Uint64)(unsafe.Add(seq, i1&s.smask*8)), (*atomic.Uint64)(unsafe.Add(seq, i2&s.smask*8))
-	q1, q2 := sq1.Load(), sq2.Load()
+	var i1, i2, q1, q2 uint64
 	var hit bool
-	switch t.class {
-	case class8: // a bucket is half a word
+	switch (pk | t.probe) & 63 {
+	case probeInts | probe8:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probe8: // a bucket is half a word
+		var fp uint32
+		fp, i1 = locateOn(h, t.fpRange, t.m0)
+		i2, q1 = t.alt(i1, fp), version(seq, i1&s.smask)
+		q2 = version(seq, i2&s.smask)
 		var x uint64
 		if unalignedLoads { // the words are the byte stream: a bucket is 4 aligned bytes
 			x = uint64(atomic.LoadUint32((*uint32)(unsafe.Add(w, i1*4)))) | uint64(atomic.LoadUint32((*uint32)(unsafe.Add(w, i2*4))))<<32
@@ -420,54 +426,95 @@ func (c *concurrent) lookup(k keyKind, p unsafe.Pointer) bool {
 		}
 		x ^= uint64(fp) * ones8
 		hit = (x-ones8)&^x&tops8 != 0
-	case class16: // a bucket is a word
+	case probeInts | probe16:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probe16: // a bucket is a word
+		var fp uint32
+		fp, i1 = locateOn(h, t.fpRange, t.m0)
+		i2, q1 = t.alt(i1, fp), version(seq, i1&s.smask)
+		q2 = version(seq, i2&s.smask)
 		pat := uint64(fp) * ones16
 		x1, x2 := loadWord(w, i1)^pat, loadWord(w, i2)^pat
 		hit = ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
-	case classNarrow: // keyLanes: generation bits are not compared
+	case probeInts | probeBytes, probeInts | probeNibbles:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeBytes, probeHashed | probeNibbles: // keyLanes: generation bits are not compared
+		var fp uint32
+		fp, i1 = locateOn(h, t.fpRange, t.m0)
+		i2, q1 = t.alt(i1, fp), version(seq, i1&s.smask)
+		q2 = version(seq, i2&s.smask)
 		pat := uint64(fp) * t.keyLanes.onesLo
 		hit = t.keyLanes.anyZero(loadNarrow(w, i1*uint64(t.bbits))^pat, loadNarrow(w, i2*uint64(t.bbits))^pat)
-	case classSemi:
+	case probeInts | probeSemi, probeInts | probeSemiNibbles:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeSemi, probeHashed | probeSemiNibbles:
+		var fp uint32
+		fp, i1 = locateOn(h, t.fpRange, t.m0)
+		i2, q1 = t.alt(i1, fp), version(seq, i1&s.smask)
+		q2 = version(seq, i2&s.smask)
 		bp := uint64(fp>>(t.w&31)) * 0x1111 // the mask spares a check of the shift
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		hit = t.semiLanes.anyZero(t.semiLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
-	default: // classExpSemi
+	case probeInts | probeExpSemi:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeExpSemi:
+		var fp uint32
+		fp, i1 = locateOn(h, t.fpRange, t.m0)
+		i2, q1 = t.alt(i1, fp), version(seq, i1&s.smask)
+		q2 = version(seq, i2&s.smask)
 		bp := uint64(fp>>(t.w&31)) * 0x1111
 		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
 		hit = t.semiLanes.anyZero(t.semiKeyLows(loadNarrow(w, i1*uint64(t.bbits)), bp, bl), t.semiKeyLows(loadNarrow(w, i2*uint64(t.bbits)), bp, bl))
+	case probeInts | probeGrownNarrow:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeGrownNarrow: // the buckets where the stage puts them, for the values they hold there
+		fp, b := locateOn(h, t.fpRange, t.m0)
+		l1, l2 := t.layers(h, fp)
+		var v1, v2 uint32
+		i1, v1 = t.staged(b, l1, fp)
+		i2, v2 = t.staged(t.alt(b, fp), l2, fp)
+		q1 = version(seq, i1&s.smask)
+		q2 = version(seq, i2&s.smask)
+		ones := t.keyLanes.onesLo
+		hit = t.keyLanes.anyZero(loadNarrow(w, i1*uint64(t.bbits))^uint64(v1)*ones, loadNarrow(w, i2*uint64(t.bbits))^uint64(v2)*ones)
+	case probeInts | probeGrown, probeInts | probeGeneric:
+		h = c.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeGrown, probeHashed | probeGeneric:
+		return c.lookupAt(s, h)
+	case probeKeys, probeKeys | 1, probeKeys | 2, probeKeys | 3, probeKeys | 4, probeKeys | 5, probeKeys | 6, probeKeys | 7,
+		probeKeys | 8, probeKeys | 9, probeKeys | 10, probeKeys | 11, probeKeys | 12, probeKeys | 13, probeKeys | 14, probeKeys | 15:
+		return c.lookupKey(p)
+	case probeInts | probeNone, probeInts | 11, probeInts | 12, probeInts | 13, probeInts | 14, probeInts | 15,
+		probeHashed | probeNone, probeHashed | 11, probeHashed | 12, probeHashed | 13, probeHashed | 14, probeHashed | 15,
+		48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63:
+		return false // values no probe and key class make: every one a case spares the jump a bounds check
 	}
 	if hit {
 		return true
 	}
-	if (q1|q2)&1 == 0 && sq1.Load() == q1 && sq2.Load() == q2 {
+	if (q1|q2)&1 == 0 && version(seq, i1&s.smask) == q1 && version(seq, i2&s.smask) == q2 {
 		return false
 	}
 	return c.lookupAt(s, h) // a write session overlapped: read again
 }
 
-// lookupOther is lookup for the other classes, apart so that lookup tests
-// the class once (an instruction less a fixed lookup). It probes
-// classGrownNarrow, the last stages of most growable filters, itself.
-func (c *concurrent) lookupOther(s *ctable, h uint64) bool {
-	t := &s.t
-	if t.class != classGrownNarrow {
-		return c.lookupAt(s, h)
-	}
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	l1, l2 := t.layers(h, fp)
-	b1, v1 := t.staged(i1, l1, fp)
-	b2, v2 := t.staged(i2, l2, fp)
-	sq1, sq2 := s.stripe(b1), s.stripe(b2)
-	q1, q2 := sq1.Load(), sq2.Load()
-	w, ones := unsafe.Pointer(unsafe.SliceData(s.words)), t.keyLanes.onesLo
-	if t.keyLanes.anyZero(loadNarrow(w, b1*uint64(t.bbits))^uint64(v1)*ones, loadNarrow(w, b2*uint64(t.bbits))^uint64(v2)*ones) {
-		return true
-	}
-	if (q1|q2)&1 == 0 && sq1.Load() == q1 && sq2.Load() == q2 {
-		return false
-	}
-	return c.lookupAt(s, h) // a write session overlapped: read again
+// version loads version counter i of the counters at seq: by the
+// intrinsic, as atomic.Uint64.Load's inlined call leaves a NOP in lookup.
+func version(seq unsafe.Pointer, i uint64) uint64 {
+	return atomic.LoadUint64((*uint64)(unsafe.Add(seq, i*8)))
+}
+
+// lookupKey is lookup of a key of class probeKeys (reader.lookupKey).
+//
+//go:noinline
+func (c *concurrent) lookupKey(p unsafe.Pointer) bool {
+	return c.lookup(probeHashed, c.h.otherKey(c.kind, p), nil)
 }
 
 // lookupAt is a lookup of hash h in table s by countIn, which locates the
@@ -603,7 +650,7 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	if c.kind == kindInvalid {
 		return false, errZeroConcurrent
 	}
-	if c.cur.Load().t.genBits == 0 && c.lookup(kindHash, unsafe.Pointer(&h)) {
+	if c.cur.Load().t.genBits == 0 && c.lookup(probeHashed, h, nil) {
 		return false, nil
 	}
 	return c.put(h, true)

@@ -8,7 +8,8 @@ import (
 // reader is what queries need: Filter and View share it and its lookup.
 type reader struct {
 	h           hasher
-	kind        keyKind // how keys of the filter's type are hashed
+	kind        keyKind   // how keys of the filter's type are hashed
+	keys        probeKind // how Contains's keys reach lookup's switch: keysOf(kind)
 	t           table
 	count       int
 	capacity    int
@@ -50,6 +51,7 @@ func (r *reader) setKey(key [16]byte) {
 	s := newSipHasher(key)
 	r.h.secret = keyRef{unsafe.Pointer(&s)}
 	r.kind |= kindKeyed
+	r.keys = keysOf(r.kind)
 }
 
 // keyCheck is the check value of the reader's key, 0 if it has none.

@@ -143,7 +143,8 @@ package cuckoo
 //	build.go, batch.go                  Build, the batches
 //	encoded.go, encoding*.go            ContainsEncoded, the formats (FORMAT.md)
 //	filter.go                           Filter and its methods
-//	lookup.go, lookup_generic.go        the single-key probe, batch dispatch, pure-Go batches
+//	lookup.go, lookup_generic.go,       the single-key probe, batch dispatch, pure-Go batches;
+//	count.go                            Count's probe
 //	lookup_asm.go, lookup_*.go, *.s     the assembly batches and their selection
 //	insert.go, growth.go, generations.go
 //	                                    an insert: fast paths, displacement walks; growth:
@@ -152,9 +153,10 @@ package cuckoo
 //	                                    expire: generation bits, InsertUnique, Delete, Advance
 //	core.go                             reader and core, the state under the public types
 //	config.go, errors.go                Config and its resolution, the errors
-//	table.go, table_*.go                Layout, the table, its shapes, loads and stores and
+//	table.go, table_*.go, probe.go      Layout, the table, its shapes, loads and stores and
 //	                                    bucket operations; the layouts' bucket codecs
-//	                                    (table_packed.go, table_semisort.go; table.go chooses)
+//	                                    (table_packed.go, table_semisort.go; table.go chooses);
+//	                                    the probe kinds a lookup switches on
 //	hash.go, siphash.go, lanes.go       key kinds, hashing (xxh3; SipHash-2-4 for keyed
 //	                                    filters); SWAR arithmetic on four lanes
 //	loads_*.go, pages_*.go              unaligned atomic loads, huge-page advice, by platform

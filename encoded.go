@@ -113,6 +113,10 @@ func containsHeaded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	if err != nil {
 		return true, err
 	}
-	r := reader{t: t, h: newHasher(h.seed), kind: k}
-	return r.lookup(k, p), nil
+	r := reader{t: t, h: newHasher(h.seed), kind: k, keys: keysOf(k)}
+	if k == kindHash {
+		r.keys = probeHashed
+	}
+	x, q := kindArgs(k, p)
+	return r.lookup(r.keys, x, q), nil
 }

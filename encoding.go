@@ -555,10 +555,11 @@ func readErr(err error, started bool) error {
 
 // decodedReader is the reader of a decoded filter, keyed with key (or nil).
 func decodedReader[T Hashable](h *header, t table, key *sipHasher) reader {
-	r := reader{t: t, h: newHasher(h.seed), kind: kindOf[T](), count: int(h.count), capacity: int(h.capacity),
+	r := reader{t: t, h: newHasher(h.seed), kind: kindOf[T](), keys: keysOf(kindOf[T]()), count: int(h.count), capacity: int(h.capacity),
 		maxCapacity: int(h.maxCapacity)}
 	if key != nil {
 		r.h.secret, r.kind = keyRef{unsafe.Pointer(key)}, r.kind|kindKeyed
+		r.keys = keysOf(r.kind)
 	}
 	return r
 }

@@ -42,7 +42,7 @@ func New[T Hashable](cfg Config) (*Filter[T], error) {
 		return nil, err
 	}
 	r := reader{t: newStage(p.m, p.f, p.g, 0, p.layout, p.gens), h: newHasher(p.seed), kind: kindOf[T](),
-		capacity: p.capacity, maxCapacity: p.maxCapacity}
+		keys: keysOf(kindOf[T]()), capacity: p.capacity, maxCapacity: p.maxCapacity}
 	r.setKey(p.key)
 	return &Filter[T]{c: newCore(r, p.maxKicks)}, nil
 }
@@ -54,19 +54,21 @@ func (f *Filter[T]) Hash(key T) uint64 { return hashKeyOf(&f.c.reader, key) }
 // Contains reports whether key may be in the filter. It is never false for
 // an inserted key that was neither deleted nor expired (Advance); it is
 // true for other keys with probability about EstimatedFalsePositiveRate.
-func (f *Filter[T]) Contains(key T) bool { return f.c.lookup(f.c.kind, unsafe.Pointer(&key)) }
+func (f *Filter[T]) Contains(key T) bool {
+	return f.c.lookup(f.c.keys, 0, unsafe.Pointer(&key))
+}
 
 // ContainsHash is Contains for a key hashed with Hash.
 func (f *Filter[T]) ContainsHash(h uint64) bool {
-	return f.c.t.data != nil && f.c.lookup(kindHash, unsafe.Pointer(&h))
+	return f.c.lookup(probeHashed, h, nil)
 }
 
 // Count returns how many copies of key's fingerprint its two buckets hold,
 // 0 to 8: key's copies, and any other key's matching fingerprint.
-func (f *Filter[T]) Count(key T) int { return f.c.countHash(f.Hash(key)) }
+func (f *Filter[T]) Count(key T) int { return f.c.copies(f.c.keys, 0, unsafe.Pointer(&key)) }
 
 // CountHash is Count for a key hashed with Hash.
-func (f *Filter[T]) CountHash(h uint64) int { return f.c.countHash(h) }
+func (f *Filter[T]) CountHash(h uint64) int { return f.c.copies(probeHashed, h, nil) }
 
 // Insert adds key, with at most MaxKicks displacements. After ErrFull (they
 // found no free slot) or ErrTooManyDuplicates (key's buckets hold 8 copies
@@ -181,13 +183,6 @@ func hashKeyOf[T Hashable](r *reader, key T) uint64 {
 		return Hash(key)
 	}
 	return r.hash(unsafe.Pointer(&key))
-}
-
-func (c *reader) countHash(h uint64) int {
-	if c.t.data == nil {
-		return 0
-	}
-	return c.t.countMatches(c.t.place(h))
 }
 
 func (c *reader) slots() int { return int(c.t.m) * slotsPerBucket }

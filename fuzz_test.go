@@ -147,7 +147,7 @@ func fuzzProbe(t *testing.T, tb table, fp uint32, i1 uint64) {
 	if got := r.containsHash(h); got != (count > 0) {
 		t.Fatalf("%v f=%d G=%d fp=%d: contains %v, reference count %d", layout, tb.f, tb.gens, fp, got, count)
 	}
-	if got := r.countHash(h); got != count {
+	if got := r.copies(probeHashed, h, nil); got != count {
 		t.Fatalf("%v f=%d G=%d fp=%d: count %d, reference %d", layout, tb.f, tb.gens, fp, got, count)
 	}
 	for _, p := range implementations() {

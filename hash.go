@@ -187,6 +187,15 @@ func floatBits(v float64) uint64 {
 	return math.Float64bits(v)
 }
 
+// kindArgs is how lookup takes a key of kind k at p: a hash (kindHash) in
+// h, any other key at p.
+func kindArgs(k keyKind, p unsafe.Pointer) (h uint64, q unsafe.Pointer) {
+	if k == kindHash {
+		return *(*uint64)(p), nil
+	}
+	return 0, p
+}
+
 // key hashes a key of kind k through its address, so that one non-generic
 // function serves every type of a shape. The single-key paths inline its
 // first two cases: 2-4 instructions less than a (hash, ok) front function.

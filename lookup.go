@@ -2,71 +2,136 @@ package cuckoo
 
 import "unsafe"
 
-// Single lookups switch on the probe class in Go, where the probe inlines
-// into Contains (an assembly call was slower at every width and size);
-// batches take assembly or Go by CPU features. Expiring tables' batches
-// take the same code on the keys (keyLanes, semiKeyLows): 78 instructions
-// a key, not 158 (f = 13, G = 4).
+// Single lookups take one switch, on a key class (how the key reaches its
+// hash) or'd with the table's probe (which code tests its buckets), both
+// fixed when the reader and the table are made; the probe inlines into
+// lookup (an assembly call was slower at every width and size). Batches
+// take assembly or Go by CPU features. Expiring tables' batches take the
+// same code on the keys (keyLanes, semiKeyLows): 78 instructions a key,
+// not 158 (f = 13, G = 4).
 
-// lookup reports whether the filter holds the key of kind k at p (a hash for
-// kindHash), hashing included, in one function so that Contains inlines and
-// a lookup costs one call. Nosplit: its frame is small and fixed and its
-// callees check the stack (6.21 -> 6.00 ns, 1M keys, f = 8).
+// lookup reports whether the filter may hold a key of key class pk: the
+// key at p (probeKeys, probeInts) or the hash h (probeHashed). One switch on
+// pk and the table's probe picks how the key is hashed and which probe
+// tests its buckets: a probeInts case hashes the key and falls through to
+// its probeHashed twin, whose probe is written out, constants as constants
+// (a probe in a function of its own is over the inlining budget). Keys of
+// other kinds go to lookupKey; a zero filter finds nothing. Nosplit: its
+// frame is small and fixed and its callees check the stack (6.21 -> 6.00
+// ns, 1M keys, f = 8).
 //
 //go:nosplit
-func (r *reader) lookup(k keyKind, p unsafe.Pointer) bool {
-	var h uint64
-	switch k { // integer keys and hashes without a call
-	case kindInt:
+func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
+	// The mask and the cases of every value spare the jump table a bounds
+	// check: the switch is an or, an and and a jump.
+	switch (pk | r.t.probe) & 63 {
+	case probeInts | probe8:
 		h = r.h.u64(*(*uint64)(p))
-	case kindHash:
-		h = *(*uint64)(p)
-	default:
-		if k == kindInvalid { // a zero Filter or View: empty
-			return false
-		}
-		h = r.h.key(k, p)
+		fallthrough
+	case probeHashed | probe8: // has8, its loads loadLE32
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
+		x := (uint64(loadLE32(r.t.data, i1*4)) | uint64(loadLE32(r.t.data, altOn(i1, fp, r.t.m0)*4))<<32) ^ uint64(fp)*ones8
+		return (x-ones8)&^x&tops8 != 0
+	case probeInts | probeBytes:
+		h = r.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeBytes: // keyLanes' borrow stops at a lane's top key bit: generation bits are not compared
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
+		pat := uint64(fp) * r.t.keyLanes.onesLo
+		return r.t.keyLanes.anyZero(loadLE64(r.t.data, i1*r.t.bbytes)^pat, loadLE64(r.t.data, altOn(i1, fp, r.t.m0)*r.t.bbytes)^pat)
+	case probeInts | probeNibbles:
+		h = r.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeNibbles: // a bucket at bit p starts 0 or 4 bits into byte p/8
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
+		pat := uint64(fp) * r.t.keyLanes.onesLo
+		p1, p2 := i1*uint64(r.t.bbits), altOn(i1, fp, r.t.m0)*uint64(r.t.bbits)
+		return r.t.keyLanes.anyZero(loadLE64(r.t.data, p1>>3)>>(p1&4)^pat, loadLE64(r.t.data, p2>>3)>>(p2&4)^pat)
+	case probeInts | probe16:
+		h = r.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probe16: // has16, its loads loadLE64
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
+		pat := uint64(fp) * ones16
+		x1, x2 := loadLE64(r.t.data, i1*8)^pat, loadLE64(r.t.data, altOn(i1, fp, r.t.m0)*8)^pat
+		return ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
+	case probeInts | probeSemi:
+		h = r.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeSemi:
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
+		bp := uint64(fp>>(r.t.w&31)) * 0x1111 // the mask spares a check of the shift
+		bl := uint64(fp&r.t.lowMask) * r.t.semiLanes.onesLo
+		return r.t.semiLanes.anyZero(r.t.semiLows(loadLE64(r.t.data, i1*r.t.bbytes), bp, bl), r.t.semiLows(loadLE64(r.t.data, altOn(i1, fp, r.t.m0)*r.t.bbytes), bp, bl))
+	case probeInts | probeSemiNibbles:
+		h = r.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeSemiNibbles:
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
+		bp := uint64(fp>>(r.t.w&31)) * 0x1111
+		bl := uint64(fp&r.t.lowMask) * r.t.semiLanes.onesLo
+		p1, p2 := i1*uint64(r.t.bbits), altOn(i1, fp, r.t.m0)*uint64(r.t.bbits)
+		return r.t.semiLanes.anyZero(r.t.semiLows(loadLE64(r.t.data, p1>>3)>>(p1&4), bp, bl), r.t.semiLows(loadLE64(r.t.data, p2>>3)>>(p2&4), bp, bl))
+	case probeInts | probeExpSemi:
+		h = r.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeExpSemi: // probeSemi's, the prefixes' generation bits masked off
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
+		bp := uint64(fp>>(r.t.w&31)) * 0x1111
+		bl := uint64(fp&r.t.lowMask) * r.t.semiLanes.onesLo
+		return r.t.semiLanes.anyZero(r.t.semiKeyLows(r.t.narrowWord(i1), bp, bl), r.t.semiKeyLows(r.t.narrowWord(altOn(i1, fp, r.t.m0)), bp, bl))
+	case probeInts | probeGrownNarrow:
+		h = r.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeGrownNarrow: // each bucket where the stage puts it, for the value it holds there
+		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
+		i2 := altOn(i1, fp, r.t.m0)
+		l1, l2 := r.t.layers(h, fp)
+		b1, v1 := r.t.staged(i1, l1, fp)
+		b2, v2 := r.t.staged(i2, l2, fp)
+		return r.t.keyLanes.anyZero(r.t.narrowWord(b1)^uint64(v1)*r.t.keyLanes.onesLo, r.t.narrowWord(b2)^uint64(v2)*r.t.keyLanes.onesLo)
+	case probeInts | probeGrown:
+		h = r.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeGrown:
+		return r.t.grownHas(h)
+	case probeInts | probeGeneric:
+		h = r.h.u64(*(*uint64)(p))
+		fallthrough
+	case probeHashed | probeGeneric:
+		fp, i1 := r.t.locate(h)
+		return containsAt(&r.t, i1, r.t.alt(i1, fp), fp)
+	case probeKeys | 1, probeKeys | 2, probeKeys | 3, probeKeys | 4, probeKeys | 5, probeKeys | 6, probeKeys | 7,
+		probeKeys | 8, probeKeys | 9, probeKeys | 10:
+		return r.lookupKey(p)
+	case probeKeys | probeNone, probeKeys | 11, probeKeys | 12, probeKeys | 13, probeKeys | 14, probeKeys | 15,
+		probeInts | probeNone, probeInts | 11, probeInts | 12, probeInts | 13, probeInts | 14, probeInts | 15,
+		probeHashed | probeNone, probeHashed | 11, probeHashed | 12, probeHashed | 13, probeHashed | 14, probeHashed | 15,
+		48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63:
+		// A zero filter, and values no probe and key class make.
 	}
-	t := &r.t
-	fp, i1 := t.locate(h)
-	i2 := t.alt(i1, fp)
-	// probeFixed's switch, written out again: hasWords does not inline.
-	switch t.class {
-	case class8:
-		return has8(t.data, i1, i2, fp)
-	case classNarrow: // keyLanes' borrow stops at a lane's top key bit: generation bits are not compared
-		pat := uint64(fp) * t.keyLanes.onesLo
-		return t.keyLanes.anyZero(t.narrowWord(i1)^pat, t.narrowWord(i2)^pat)
-	case class16:
-		return has16(t.data, i1, i2, fp)
-	case classGrownNarrow:
-		l1, l2 := t.layers(h, fp)
-		b1, v1 := t.staged(i1, l1, fp)
-		b2, v2 := t.staged(i2, l2, fp)
-		return t.keyLanes.anyZero(t.narrowWord(b1)^uint64(v1)*t.keyLanes.onesLo, t.narrowWord(b2)^uint64(v2)*t.keyLanes.onesLo)
-	case classSemi:
-		bp := uint64(fp>>(t.w&31)) * 0x1111 // the mask spares a check of the shift
-		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
-		return t.semiLanes.anyZero(t.semiLows(t.narrowWord(i1), bp, bl), t.semiLows(t.narrowWord(i2), bp, bl))
-	case classExpSemi: // classSemi's, the prefixes' generation bits masked off
-		bp := uint64(fp>>(t.w&31)) * 0x1111
-		bl := uint64(fp&t.lowMask) * t.semiLanes.onesLo
-		return t.semiLanes.anyZero(t.semiKeyLows(t.narrowWord(i1), bp, bl), t.semiKeyLows(t.narrowWord(i2), bp, bl))
-	case classGrown:
-		return t.grownHas(h, fp, i1, i2)
-	case classGeneric: // a case of its own: eight make the switch a jump table (2 instructions a lookup)
-	}
-	return containsAt(t, i1, i2, fp)
+	return false
 }
 
-// grownHas is lookup's probe of classGrown, apart: inline, its values cost
-// the other classes' probes registers (2 instructions a lookup, f = 13).
+// lookupKey is lookup of a key of class probeKeys, from a table: hashed by
+// otherKey (hasher.key's cases are probeInts' and probeHashed's), then
+// lookup's switch again, after the calls the hash makes anyway. lookup,
+// nosplit, may not call itself: the linker forbids the cycle.
 //
 //go:noinline
-func (t *table) grownHas(h uint64, fp uint32, i1, i2 uint64) bool {
+func (r *reader) lookupKey(p unsafe.Pointer) bool {
+	return r.lookup(probeHashed, r.h.otherKey(r.kind, p), nil)
+}
+
+// grownHas is probeGrown, apart: inline, its values cost the other
+// probes registers (2 instructions a lookup, f = 13).
+//
+//go:noinline
+func (t *table) grownHas(h uint64) bool {
+	fp, i1 := t.locate(h)
 	l1, l2 := t.layers(h, fp)
 	b1, v1 := t.staged(i1, l1, fp)
-	b2, v2 := t.staged(i2, l2, fp)
+	b2, v2 := t.staged(t.alt(i1, fp), l2, fp)
 	return t.holds(b1, v1)|t.holds(b2, v2) != 0
 }
 
@@ -89,14 +154,15 @@ func (s *shape) probeFixed(data []byte, m, h uint64) bool {
 	return containsAt(&t, i1, i2, fp)
 }
 
-// has8 tests a packed table of 8-bit fingerprints, both buckets in one
-// word: anyZero with the lane constants as immediates.
+// has8 is probe8's test, the same for a table's bytes (data) or an
+// encoding's: both buckets in one word, anyZero with the lane constants
+// as immediates.
 func has8(data []byte, i1, i2 uint64, fp uint32) bool {
 	x := (uint64(load32At(data, i1*4)) | uint64(load32At(data, i2*4))<<32) ^ uint64(fp)*ones8
 	return (x-ones8)&^x&tops8 != 0
 }
 
-// has16 tests a packed table of 16-bit fingerprints: a bucket a word.
+// has16 is probe16's test: a bucket a word.
 func has16(data []byte, i1, i2 uint64, fp uint32) bool {
 	pat := uint64(fp) * ones16
 	x1 := load64At(data, i1*8) ^ pat
@@ -115,6 +181,22 @@ func (s *shape) hasWords(data []byte, i1, i2 uint64, fp uint32) bool {
 	}
 	pat := uint64(fp) * s.lanes.onesLo
 	return s.lanes.anyZero(w1^pat, w2^pat)
+}
+
+// loadLE64 and loadLE32 are load64At and load32At for lookup's probes,
+// written as the or of the bytes, which the compiler makes the same one
+// load: binary.LittleEndian's call, inlined, leaves an inline mark that
+// becomes a NOP when no instruction is left on its line (2 a lookup).
+// Their inlining costs more, which lookup, never inlined, does not mind.
+func loadLE64(b []byte, o uint64) uint64 {
+	p := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o))
+	return uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
+		uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56
+}
+
+func loadLE32(b []byte, o uint64) uint32 {
+	p := (*[4]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o))
+	return uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
 }
 
 // The lowest and highest bit of every 8-bit and 16-bit lane of a word.
@@ -176,7 +258,7 @@ func ProbeImplementation() string {
 	return asmName()
 }
 
-func (r *reader) containsHash(h uint64) bool { return r.lookup(kindHash, unsafe.Pointer(&h)) }
+func (r *reader) containsHash(h uint64) bool { return r.lookup(probeHashed, h, nil) }
 
 // containsNone is a batch's answer for n keys from a zero filter: none.
 func containsNone(n int, found []bool) int {

@@ -107,7 +107,7 @@ func costMulLeafLoop(t *table, keys []uint64) int {
 //go:noinline
 func costLeaf(r *reader, k uint64) bool {
 	fp, i1 := r.t.locate(r.h.u64(k))
-	return probe8(&r.t, i1, r.t.alt(i1, fp), fp)
+	return has8(r.t.data, i1, r.t.alt(i1, fp), fp)
 }
 
 // costMulLeaf is costLeaf with mulHash.
@@ -115,7 +115,7 @@ func costLeaf(r *reader, k uint64) bool {
 //go:noinline
 func costMulLeaf(t *table, k uint64) bool {
 	fp, i1 := t.locate(mulHash(k))
-	return probe8(t, i1, t.alt(i1, fp), fp)
+	return has8(t.data, i1, t.alt(i1, fp), fp)
 }
 
 //go:noinline
@@ -123,15 +123,9 @@ func costInline(r *reader, keys []uint64) int {
 	n := 0
 	for _, k := range keys {
 		fp, i1 := r.t.locate(r.h.u64(k))
-		if probe8(&r.t, i1, r.t.alt(i1, fp), fp) {
+		if has8(r.t.data, i1, r.t.alt(i1, fp), fp) {
 			n++
 		}
 	}
 	return n
-}
-
-// probe8 is lookup's class8 test of buckets i1 and i2.
-func probe8(t *table, i1, i2 uint64, fp uint32) bool {
-	x := (uint64(load32At(t.data, i1*4)) | uint64(load32At(t.data, i2*4))<<32) ^ uint64(fp)*ones8
-	return (x-ones8)&^x&tops8 != 0
 }

@@ -119,6 +119,7 @@ type table struct {
 // holds no pointer, so that copying it from its template is a plain copy.
 type shape struct {
 	class   probeClass // the single-key probe (lookup.go)
+	probe   probeKind  // lookup's case: class, and the buckets' alignment (probeOf)
 	codec   probeClass // a fixed table's class for this shape: holds' test
 	layout  Layout
 	nibble  bool   // buckets are not whole bytes: every other one starts 4 bits into a byte
@@ -247,6 +248,7 @@ func (t *table) setShape(m0 uint64, fbits, g, k uint, layout Layout, gens uint) 
 		}
 		t.fill = int(float64(t.m*slotsPerBucket) * targetLoad(kbits))
 	}
+	t.probe = t.probeOf()
 }
 
 // setGenBits makes s the shape of slots whose top gb bits are generation
@@ -302,6 +304,7 @@ func makeShape(layout Layout, f uint) *shape {
 	s.bbytes = uint64(s.bbits / 8)
 	s.perBits = math.MaxUint64/uint64(s.bbits) + 1
 	s.nibble = s.bbits%8 != 0
+	s.probe = s.probeOf()
 	s.reach = uint8(probeReachOf(f, s.bbits))
 	// The semi-sorted codec's constants, for every shape: only it reads them.
 	s.w = f - 4

@@ -24,11 +24,13 @@ type View[T Hashable] struct {
 func (v *View[T]) Hash(key T) uint64 { return hashKeyOf(&v.r, key) }
 
 // Contains reports whether key may be in the filter; see Filter.Contains.
-func (v *View[T]) Contains(key T) bool { return v.r.lookup(v.r.kind, unsafe.Pointer(&key)) }
+func (v *View[T]) Contains(key T) bool {
+	return v.r.lookup(v.r.keys, 0, unsafe.Pointer(&key))
+}
 
 // ContainsHash is Contains for a key hashed with Hash.
 func (v *View[T]) ContainsHash(h uint64) bool {
-	return v.r.t.data != nil && v.r.lookup(kindHash, unsafe.Pointer(&h))
+	return v.r.lookup(probeHashed, h, nil)
 }
 
 // ContainsBatch answers Contains for every key; see Filter.ContainsBatch.
@@ -40,10 +42,10 @@ func (v *View[T]) ContainsHashBatch(hashes []uint64, found []bool) int {
 }
 
 // Count is Filter.Count.
-func (v *View[T]) Count(key T) int { return v.r.countHash(v.Hash(key)) }
+func (v *View[T]) Count(key T) int { return v.r.copies(v.r.keys, 0, unsafe.Pointer(&key)) }
 
 // CountHash is Count for a key hashed with Hash.
-func (v *View[T]) CountHash(h uint64) int { return v.r.countHash(h) }
+func (v *View[T]) CountHash(h uint64) int { return v.r.copies(probeHashed, h, nil) }
 
 // Len is the number of items stored.
 func (v *View[T]) Len() int { return v.r.count }

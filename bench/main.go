@@ -141,6 +141,7 @@ func main() {
 	growRate := flag.Float64("rate", 0.001, "target false-positive rate, for -growth")
 	redraw := flag.String("charts", "", "draw the charts again from the speed and space table of this report (a RESULTS.md written by -out) into -out, or next to the report; nothing is measured")
 	memGiB := flag.Float64("memlimit", gib(memLimit), "refuse filters whose estimated heap exceeds this many GiB")
+	floor := flag.Bool("floor", false, "time Contains of a packed f = 12 filter against the floor, a straight-line loop doing its work over the same table, in alternating -rounds, at each of -sizes (default "+anchorSizes+"), instead")
 	writers := flag.String("writers", "", "time a lone Filter, a Filter behind a sync.Mutex and a ConcurrentFilter at these numbers of goroutines (e.g. 1,2,4,8,16) on a fuzz harness's InsertUnique and on fills of -sizes, beside the machine's own limit, instead")
 	flag.Parse()
 	memLimit = int64(*memGiB * (1 << 30))
@@ -150,7 +151,7 @@ func main() {
 	switch {
 	case *quick:
 		*sizesFlag = quickSizes
-	case *anchor != "" && !sizesSet:
+	case (*anchor != "" || *floor) && !sizesSet:
 		*sizesFlag = anchorSizes
 	}
 	sizes, err := parseSizes(*sizesFlag)
@@ -180,6 +181,13 @@ func main() {
 			counts = append(counts, c)
 		}
 		if err := runWriters(os.Stdout, sizes, *rounds, counts); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *floor {
+		if err := runFloor(os.Stdout, sizes, *rounds, o.probeMax); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}

@@ -221,3 +221,10 @@ func machineRMW(words []uint64, goroutines int, cas bool) float64 {
 	wg.Wait()
 	return float64(time.Since(start).Nanoseconds()) / ops
 }
+
+// medianTime is median for durations.
+func medianTime(xs []time.Duration) time.Duration {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}

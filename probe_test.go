@@ -1,0 +1,213 @@
+package cuckoo
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"unsafe"
+)
+
+// probeConfigs are tables of every probe a lookup switches on.
+var probeConfigs = []Config{
+	{Capacity: 3000, FingerprintBits: 8},                                      // probe8
+	{Capacity: 3000, FingerprintBits: 12},                                     // probeBytes
+	{Capacity: 3000, FingerprintBits: 13},                                     // probeNibbles
+	{Capacity: 3000, FingerprintBits: 16},                                     // probe16
+	{Capacity: 3000, FingerprintBits: 13, Layout: SemiSorted},                 // probeSemi
+	{Capacity: 3000, FingerprintBits: 12, Layout: SemiSorted},                 // probeSemiNibbles
+	{Capacity: 3000, FingerprintBits: 13, Layout: SemiSorted, Generations: 4}, // probeExpSemi
+	{Capacity: 3000, FingerprintBits: 13, Generations: 4},                     // probeNibbles, generation bits
+	{Capacity: 100, MaxCapacity: 3000, FingerprintBits: 13},                   // probeGrown, then probeGrownNarrow
+	{Capacity: 3000, FingerprintBits: 20},                                     // probeGeneric
+	{Capacity: 3000, FingerprintBits: 4, Layout: SemiSorted},                  // probeGeneric, semi-sorted
+}
+
+// TestProbeKinds pins that every way of making a filter, a view or a
+// concurrent filter gives its reader the key class and its table the probe
+// New gives the same Config (a grown table: that of its stage), and that
+// lookups and counts through them answer as the codec does.
+func TestProbeKinds(t *testing.T) {
+	t.Parallel()
+	seen := map[probeKind]bool{}
+	for _, cfg := range probeConfigs {
+		t.Run(fmt.Sprintf("f=%d/%v/G=%d/max=%d", cfg.FingerprintBits, cfg.Layout, cfg.Generations, cfg.MaxCapacity), func(t *testing.T) {
+			for _, keyed := range []bool{false, true} {
+				c := cfg
+				if keyed {
+					c.Key = [16]byte{1, 2, 3}
+				}
+				seen[mustNew[uint64](t, c).c.t.probe] = true // a growable one's first stage
+				for name, r := range probeReaders(t, c) {
+					checkProbe(t, name, r, c)
+					seen[r.t.probe] = true
+				}
+			}
+		})
+	}
+	for p := probe8; p <= probeGeneric; p++ {
+		if !seen[p] {
+			t.Errorf("no filter has probe %d", p)
+		}
+	}
+}
+
+// probeReaders makes a filter of cfg in every way there is, fills it to
+// half its capacity (or grows it), and returns each one's reader.
+func probeReaders(t *testing.T, cfg Config) map[string]reader {
+	t.Helper()
+	keys := make([]uint64, cfg.Capacity/2)
+	if cfg.MaxCapacity > 0 {
+		keys = make([]uint64, cfg.MaxCapacity/2) // past Capacity: the table doubles
+	}
+	for i := range keys {
+		keys[i] = intKey(i)
+	}
+	f := mustNew[uint64](t, cfg)
+	for _, k := range keys {
+		if err := f.Insert(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cfg.MaxCapacity > 0 && f.c.t.k == 0 {
+		t.Fatal("the growable filter did not grow")
+	}
+	rs := map[string]reader{"New": f.c.reader, "Clone": f.Clone().c.reader}
+	data := mustMarshal(t, f)
+	var g Filter[uint64]
+	if cfg.Key != ([16]byte{}) {
+		d, err := DecodeKeyed[uint64](data, cfg.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs["DecodeKeyed"] = d.c.reader
+		v, err := NewKeyedView[uint64](data, cfg.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs["NewKeyedView"] = v.r
+	} else {
+		if err := g.UnmarshalBinary(data); err != nil {
+			t.Fatal(err)
+		}
+		rs["UnmarshalBinary"] = g.c.reader
+		var h Filter[uint64]
+		if _, err := h.ReadFrom(bytes.NewReader(data)); err != nil {
+			t.Fatal(err)
+		}
+		rs["ReadFrom"] = h.c.reader
+		text, err := f.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var x Filter[uint64]
+		if err := x.UnmarshalText(text); err != nil {
+			t.Fatal(err)
+		}
+		rs["UnmarshalText"] = x.c.reader
+		v, err := NewView[uint64](data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs["NewView"] = v.r
+		if cfg.MaxCapacity == 0 && cfg.Generations == 0 {
+			var y Filter[uint64]
+			if err := y.UnmarshalBinary(mustCompact(t, f)); err != nil {
+				t.Fatal(err)
+			}
+			rs["compact"] = y.c.reader
+		}
+	}
+	if cfg.MaxCapacity == 0 && cfg.Generations == 0 {
+		bc := cfg
+		bc.Capacity = 0
+		b, err := Build(bc, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs["Build"] = b.c.reader
+	}
+	c := NewConcurrentFrom(f)
+	rs["NewConcurrentFrom"] = c.c.view()
+	rs["Snapshot"] = c.Snapshot().c.reader
+	rs["ConcurrentFilter.Clone"] = c.Clone().c.view()
+	nc := mustNewConcurrent[uint64](t, cfg)
+	for _, k := range keys {
+		if err := nc.Insert(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs["NewConcurrent"] = nc.c.view()
+	return rs
+}
+
+// checkProbe checks r's key class and probe, and its lookups: of keys
+// inserted and not, through the probe and by the codec, which does not
+// take it.
+func checkProbe(t *testing.T, name string, r reader, cfg Config) {
+	t.Helper()
+	want := mustNew[uint64](t, cfg).c.reader
+	wantKeys := probeInts
+	if cfg.Key != ([16]byte{}) {
+		wantKeys = probeKeys
+	}
+	if r.keys != wantKeys || want.keys != wantKeys {
+		t.Errorf("%s: key class %#x, New's %#x, want %#x", name, r.keys, want.keys, wantKeys)
+	}
+	stage := tableShape(r.t.m0, r.t.fbits, r.t.g, r.t.k, r.t.layout, r.t.gens)
+	if r.t.k == 0 && r.t.probe != want.t.probe || r.t.probe != stage.probe || r.t.probe != r.t.probeOf() {
+		t.Errorf("%s: probe %d, New's %d, its stage's %d", name, r.t.probe, want.t.probe, stage.probe)
+	}
+	if r.t.probe == probeNone || r.t.probe > probeGeneric {
+		t.Errorf("%s: probe %d", name, r.t.probe)
+	}
+	for i := range 2 * cfg.Capacity {
+		k := intKey(i)
+		h := r.hash(unsafe.Pointer(&k))
+		ref := r.t.countMatches(r.t.place(h)) > 0
+		if got := r.lookup(r.keys, 0, unsafe.Pointer(&k)); got != ref {
+			t.Fatalf("%s: lookup of key %d: %v, the codec says %v", name, i, got, ref)
+		}
+		if got := r.containsHash(h); got != ref {
+			t.Fatalf("%s: lookup of hash of key %d: %v, the codec says %v", name, i, got, ref)
+		}
+		n := r.t.countMatches(r.t.place(h))
+		if got := r.copies(r.keys, 0, unsafe.Pointer(&k)); got != n {
+			t.Fatalf("%s: count of key %d: %d, the codec says %d", name, i, got, n)
+		}
+		if got := r.copies(probeHashed, h, nil); got != n {
+			t.Fatalf("%s: count of hash of key %d: %d, the codec says %d", name, i, got, n)
+		}
+		if i < cfg.Capacity/2 && !ref {
+			t.Fatalf("%s: key %d not found", name, i)
+		}
+	}
+}
+
+// TestProbeKeyClasses pins the key class of each key type, and that of a
+// zero reader, which finds nothing.
+func TestProbeKeyClasses(t *testing.T) {
+	t.Parallel()
+	cfg := Config{Capacity: 100}
+	for name, got := range map[string]probeKind{
+		"uint64":  mustNew[uint64](t, cfg).c.keys,
+		"int":     mustNew[int](t, cfg).c.keys,
+		"string":  mustNew[string](t, cfg).c.keys,
+		"float64": mustNew[float64](t, cfg).c.keys,
+		"int32":   mustNew[int32](t, cfg).c.keys,
+		"[]byte":  mustNew[[]byte](t, cfg).c.keys,
+	} {
+		want := probeKeys
+		if kind := map[string]keyKind{"uint64": kindInt, "int": kindOf[int]()}[name]; kind == kindInt {
+			want = probeInts
+		}
+		if got != want {
+			t.Errorf("%s: key class %#x, want %#x", name, got, want)
+		}
+	}
+	var r reader
+	k := uint64(1)
+	if r.t.probe != probeNone || r.lookup(r.keys, 0, unsafe.Pointer(&k)) || r.containsHash(1) ||
+		r.copies(r.keys, 0, unsafe.Pointer(&k)) != 0 || r.copies(probeHashed, 1, nil) != 0 {
+		t.Error("a zero reader found a key")
+	}
+}
