@@ -398,6 +398,12 @@ func goCommand(t *testing.T, name, main string, args ...string) *exec.Cmd {
 // newTable is an empty fixed table of m buckets of f-bit fingerprints.
 func newTable(m uint64, f uint, layout Layout) table { return newStage(m, f, 0, 0, layout, 0) }
 
+// pinFirst gives the empty growable filter c a first table of m0 buckets
+// that doubles g times, for golden files made with an older sizing.
+func pinFirst(c *core, m0 uint64, g uint) {
+	c.t = newStage(m0, c.t.fbits, g, 0, c.t.layout, c.t.gens)
+}
+
 // containsGeneric reports whether the table holds the fingerprint of hash h
 // in either of its buckets, by the codec: the reference of the probes.
 func containsGeneric(t *table, h uint64) bool {
