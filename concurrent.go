@@ -229,7 +229,10 @@ func (f *ConcurrentFilter[T]) InsertHashBatch(hashes []uint64) (int, error) {
 // InsertUnique is Filter.InsertUnique as one atomic step: of goroutines
 // calling it for the same key at once, with no Delete of it meanwhile,
 // exactly one adds it, unless a false positive hides the key from all of
-// them or the insert fails (its error, as Filter's: never a repeat).
+// them or the insert fails (its error, as Filter's: never a repeat). A
+// harness counting new keys so counts none twice, and misses about D x
+// FalsePositiveRate of D distinct keys: FalsePositiveRate below 1/D makes
+// the count exact in expectation (Filter.InsertUnique).
 func (f *ConcurrentFilter[T]) InsertUnique(key T) (bool, error) { return f.c.insertUnique(f.Hash(key)) }
 
 // Delete removes one copy of key (in an expiring filter, the oldest) and
