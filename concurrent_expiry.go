@@ -57,3 +57,52 @@ func (f *ConcurrentFilter[T]) Advance() int { return f.c.advance() }
 
 // Generations is Config.Generations: 0 for a filter whose keys never expire.
 func (f *ConcurrentFilter[T]) Generations() int { return int(f.c.view().t.gens) }
+
+// InsertFor is Filter.InsertFor: the key lives ticks calls of Advance. It
+// stops the writers meanwhile, as Advance does (lifetimes.go).
+func (f *ConcurrentFilter[T]) InsertFor(key T, ticks int) error {
+	_, err := f.c.insertFor(f.Hash(key), ticks, false)
+	return err
+}
+
+// InsertUniqueFor is Filter.InsertUniqueFor, one atomic step as
+// InsertUnique is; it stops the writers meanwhile.
+func (f *ConcurrentFilter[T]) InsertUniqueFor(key T, ticks int) (bool, error) {
+	return f.c.insertFor(f.Hash(key), ticks, true)
+}
+
+// insertFor is InsertFor (InsertUniqueFor if unique) as the one writer:
+// insertAll with the generation of ticks' lifetime as genV meanwhile.
+func (c *concurrent) insertFor(h uint64, ticks int, unique bool) (bool, error) {
+	if c.kind == kindInvalid {
+		return false, errZeroConcurrent
+	}
+	c.stop()
+	defer c.start()
+	s := c.cur.Load()
+	gen := uint(c.gen.Load())
+	id, err := s.t.lifeGen(gen, ticks)
+	if err != nil {
+		return false, err
+	}
+	if unique {
+		b1, v1, b2, v2 := s.t.place(h)
+		if s.t.genBits == 0 { // G = 1
+			if c.refresh(s, b1, v1, b2, v2) {
+				return false, nil
+			}
+		} else {
+			b, slots := [2]uint64{b1, b2}, [2][4]uint32{s.slots(b1), s.slots(b2)}
+			if j, k, x := s.t.lengthen(&slots, [2]uint32{v1, v2}, gen, uint(ticks)); k >= 0 {
+				if x != slots[j][k] {
+					s.replace(b[j], slots[j], uint(k), x)
+				}
+				return false, nil
+			}
+		}
+	}
+	c.genV = uint32(id) << (s.t.kbits & 31)
+	err = c.insertAll(h)
+	c.genV = uint32(gen) << (c.cur.Load().t.kbits & 31) // a doubling published a table of narrower keys
+	return err == nil, err
+}

@@ -145,11 +145,12 @@ package cuckoo
 //	filter.go                           Filter and its methods
 //	lookup.go, lookup_generic.go        the single-key probe, batch dispatch, pure-Go batches
 //	lookup_asm.go, lookup_*.go, *.s     the assembly batches and their selection
-//	insert.go, growth.go, generations.go
+//	insert.go, growth.go, generations.go, lifetimes.go
 //	                                    an insert: fast paths, displacement walks; growth:
 //	                                    where a key lives (locate, alt, stages), doubling,
 //	                                    the policy that doubles and retries; keys that
-//	                                    expire: generation bits, InsertUnique, Delete, Advance
+//	                                    expire: generation bits, InsertUnique, Delete,
+//	                                    Advance; keys' own lifetimes (InsertFor)
 //	core.go                             reader and core, the state under the public types
 //	config.go, errors.go                Config and its resolution, the errors
 //	table.go, table_*.go                Layout, the table, its shapes, loads and stores and

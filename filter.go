@@ -109,6 +109,32 @@ func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	return err == nil, err
 }
 
+// InsertFor is Insert for a key of an expiring filter that lives ticks
+// calls of Advance, 1 to Generations, instead of Generations: at least
+// ticks-1 and at most ticks ticks. Its slot takes the generation that the
+// ticks-th Advance from now clears, so InsertFor(key, Generations) is
+// Insert(key). Other ticks, or a filter whose keys never expire, return an
+// error wrapping ErrLifetime and change nothing.
+func (f *Filter[T]) InsertFor(key T, ticks int) error { return f.c.insertFor(f.Hash(key), ticks) }
+
+// InsertUniqueFor is InsertUnique with InsertFor's lifetime: an absent key
+// is inserted to live ticks calls of Advance; a present key's copy with the
+// most life left is given ticks if it has less, and is never shortened.
+// Its errors are InsertFor's and InsertUnique's.
+func (f *Filter[T]) InsertUniqueFor(key T, ticks int) (bool, error) {
+	h := f.Hash(key)
+	if f.c.t.data == nil {
+		return false, errZeroFilter
+	}
+	if _, err := f.c.t.lifeGen(0, ticks); err != nil {
+		return false, err
+	}
+	if f.c.t.genBits == 0 { // G = 1: every key lives one tick
+		return f.InsertUnique(key)
+	}
+	return f.c.insertUniqueFor(h, uint(ticks))
+}
+
 // Delete removes one copy of key (in an expiring filter, the oldest) and
 // reports whether it found one. Delete only keys that were inserted: another
 // may remove a stored key's matching fingerprint, a false negative for it.

@@ -104,17 +104,7 @@ func (t *table) expire(id uint) int {
 // insertUniqueExpiring is InsertUnique for an expiring table: a present
 // key's youngest copy moves to the current generation, in place.
 func (c *core) insertUniqueExpiring(h uint64) (bool, error) {
-	b, v, s := c.t.copies(h)
-	if j, k := c.t.oldest(&s, v, c.t.genV, true); k >= 0 {
-		if x := s[j][k]&uint32(c.t.keyMask) | c.t.genV; s[j][k] != x {
-			c.t.replace(b[j], s[j], uint(k), x)
-		}
-		return false, nil
-	}
-	if err := c.insertHash(h); err != nil {
-		return false, err
-	}
-	return true, nil
+	return c.insertUniqueFor(h, c.t.gens)
 }
 
 // delete removes the oldest copy of the key of hash h.
