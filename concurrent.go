@@ -114,10 +114,11 @@ type concurrent struct {
 	count   int
 	rng     uint64
 	genV    uint32
-	mu      sync.Mutex // one writer at a time uses path: a displacement (displace), or stop
-	path    []pathNode // the search queue of mu's holder: searchBuckets*MaxKicks + 2 nodes
-	held    uint64     // the stripes stop took
-	stopped int        // count when stop took them
+	mu      sync.Mutex  // one writer at a time uses path: a displacement (displace), or stop
+	path    []pathNode  // the search queue of mu's holder: searchBuckets*MaxKicks + 2 nodes
+	held    uint64      // the stripes stop took
+	stopped int         // count when stop took them
+	shrink  shrinkState // when an expiring table may halve (concurrent_expiry.go)
 }
 
 // maxOptimistic is how many lock-free reads a lookup tries before locking.
@@ -160,6 +161,7 @@ func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64) {
 	c.gen.Store(uint32(s.t.gen()))
 	c.genV = s.t.genV
 	c.setBatch(s)
+	c.shrink = shrinkState{wait: r.wait, k: s.t.k} // concurrent_expiry.go
 	c.cur.Store(s)
 }
 
@@ -930,6 +932,7 @@ func (c *concurrent) reset() {
 	c.approx.Store(0)
 	c.count, c.stopped, c.rng, c.genV = 0, 0, c.h.seed, 0
 	c.gen.Store(0)
+	c.shrink = shrinkState{}
 }
 
 // b2i is 1 for true, 0 for false.

@@ -22,7 +22,51 @@ func (c *concurrent) advance() int {
 	c.genV = uint32(id) << (s.t.kbits & 31)
 	n := s.expire(s.t.expiryOf(uint32(id)))
 	c.count -= n
+	c.settle(s)
 	return n
+}
+
+// shrinkState is a ConcurrentFilter's core.wait (shrink.go). Its inserts
+// double without telling it (insertSlow), so it keeps the stage of the
+// table it last saw, at an Advance, a halving, a load or a Reset: a table
+// of a later stage has doubled since, and waits G calls of Advance.
+type shrinkState struct {
+	wait int  // core.wait, for a table of stage k
+	k    uint // the stage wait was counted for
+}
+
+// now is core.wait for table t, the current one.
+func (w *shrinkState) now(t *table) int {
+	if t.k > w.k {
+		return int(t.gens)
+	}
+	return w.wait
+}
+
+// settle is core.settle on the current table s, every stripe held (stop):
+// a halving runs core.shrink on a core over s, which writes only new
+// tables no reader sees, and publishes the last; readers of s meanwhile
+// find every key in it. The stripes the smaller table lacks give their
+// counts to stripe 0, as stop counts only the current table's.
+func (c *concurrent) settle(s *ctable) {
+	g := newCore(c.reader(s.t), c.maxKicks)
+	g.rng = c.rng
+	g.settle()
+	c.shrink = shrinkState{wait: g.wait, k: g.t.k}
+	if g.t.k == s.t.k {
+		return
+	}
+	c.rng, c.genV = g.rng, g.t.genV
+	n := ctableOver(g.t)
+	n.rec = s.rec
+	c.publish(n)
+	moved := 0
+	for i := n.smask + 1; i < c.held; i++ {
+		moved += int(c.locks[i].state.Load() >> 1)
+		c.locks[i].state.Store(1) // held, with no count
+	}
+	c.stopped -= moved // start adds it to stripe 0's
+	c.approx.Add(-int64(moved))
 }
 
 // expire clears generation e.id from every bucket (with G = 1, no

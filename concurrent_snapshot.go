@@ -52,7 +52,8 @@ func (f *ConcurrentFilter[T]) WriteTo(w io.Writer) (int64, error) {
 // fields and current generation; the caller holds every stripe.
 func (c *concurrent) reader(t table) reader {
 	t.genV = c.genV
-	return reader{t: t, h: c.h, kind: c.kind, count: c.count, capacity: c.capacity, maxCapacity: c.maxCapacity}
+	return reader{t: t, h: c.h, kind: c.kind, count: c.count, capacity: c.capacity, maxCapacity: c.maxCapacity,
+		wait: c.shrink.now(&t)}
 }
 
 // appendBinary is AppendBinary; a b without room grows to exactly the

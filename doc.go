@@ -145,10 +145,10 @@ package cuckoo
 //	filter.go                           Filter and its methods
 //	lookup.go, lookup_generic.go        the single-key probe, batch dispatch, pure-Go batches
 //	lookup_asm.go, lookup_*.go, *.s     the assembly batches and their selection
-//	insert.go, growth.go, generations.go, lifetimes.go
+//	insert.go, growth.go, shrink.go, generations.go, lifetimes.go
 //	                                    an insert: fast paths, displacement walks; growth:
 //	                                    where a key lives (locate, alt, stages), doubling,
-//	                                    the policy that doubles and retries; keys that
+//	                                    the policy that doubles and retries, halving; keys that
 //	                                    expire: generation bits, InsertUnique, Delete,
 //	                                    Advance; keys' own lifetimes (InsertFor)
 //	core.go                             reader and core, the state under the public types

@@ -166,7 +166,7 @@ func (f *Filter[T]) Reset() {
 		clear(c.t.data)
 		c.t.setGen(0)
 	}
-	c.count, c.rng = 0, c.h.seed
+	c.count, c.rng, c.wait = 0, c.h.seed, 0
 }
 
 // Len is the number of items stored.
@@ -250,8 +250,26 @@ func (c *reader) estimatedFPR() float64 {
 // most G times: G calls expire every key. With G = 1 Advance empties the
 // filter; without Generations it does nothing and returns 0. It is one
 // pass over the table, in order, writing the buckets it changes, and
-// allocates nothing.
+// allocates nothing, but where it halves: a filter that grew (MaxCapacity)
+// halves its table, as many times as its live keys fit the smaller table's
+// Capacity (Info.TableCapacity), never below its first table, and not
+// within G calls of Advance of a doubling, so a burst's memory comes back
+// once its keys expire and a steady window keeps one size. A halving that
+// cannot place every key changes nothing, and is tried again G calls
+// later.
 func (f *Filter[T]) Advance() int { return f.c.advance() }
+
+// Shrink halves a grown filter's table as many times as its keys fit the
+// smaller table's Capacity (Info.TableCapacity), never below the first
+// table, and reports whether it halved: the step an expiring filter's
+// Advance takes by itself, for a growable filter whose keys were deleted.
+// Every key stays, and the rate stays within the configured one. A halving
+// that cannot place every key leaves the filter as it was. It allocates
+// the smaller table.
+func (f *Filter[T]) Shrink() bool {
+	halved, _ := f.c.shrink()
+	return halved
+}
 
 // Generations is Config.Generations: 0 for a filter whose keys never expire.
 func (f *Filter[T]) Generations() int { return int(f.c.t.gens) }

@@ -123,7 +123,8 @@ func (c *core) delete(h uint64) bool {
 }
 
 // advance is Advance: the next generation becomes current, and the slots
-// stored in it G generations ago are cleared; it returns how many.
+// stored in it G generations ago are cleared; it returns how many. A grown
+// table then halves if its live keys fit a smaller one (settle).
 func (c *core) advance() int {
 	t := &c.t
 	switch t.gens {
@@ -133,11 +134,13 @@ func (c *core) advance() int {
 		n := c.count
 		clear(t.data)
 		c.count = 0
+		c.settle()
 		return n
 	}
 	id := (t.gen() + 1) % t.gens
 	t.setGen(id)
 	n := t.expire(id)
 	c.count -= n
+	c.settle()
 	return n
 }
