@@ -49,9 +49,15 @@ func (w *shrinkState) now(t *table) int {
 // find every key in it. The stripes the smaller table lacks give their
 // counts to stripe 0, as stop counts only the current table's.
 func (c *concurrent) settle(s *ctable) {
+	c.halve(s, (*core).settle)
+}
+
+// halve runs step, which may halve, on a core over the current table s,
+// every stripe held, and publishes the table it ends with.
+func (c *concurrent) halve(s *ctable, step func(*core)) {
 	g := newCore(c.reader(s.t), c.maxKicks)
 	g.rng = c.rng
-	g.settle()
+	step(&g)
 	c.shrink = shrinkState{wait: g.wait, k: g.t.k}
 	if g.t.k == s.t.k {
 		return
@@ -67,6 +73,20 @@ func (c *concurrent) settle(s *ctable) {
 	}
 	c.stopped -= moved // start adds it to stripe 0's
 	c.approx.Add(-int64(moved))
+}
+
+// Shrink is Filter.Shrink; writers wait for it, lookups go on and find
+// every key in the table they read.
+func (f *ConcurrentFilter[T]) Shrink() bool {
+	c := &f.c
+	if c.cur.Load() == nil {
+		return false
+	}
+	c.stop()
+	defer c.start()
+	s := c.cur.Load()
+	c.halve(s, func(g *core) { g.shrink() })
+	return c.cur.Load() != s
 }
 
 // expire clears generation e.id from every bucket (with G = 1, no
@@ -93,10 +113,10 @@ func (s *ctable) expire(e expiry) int {
 }
 
 // Advance starts a new generation of an expiring filter and returns how
-// many stored keys expired, as Filter.Advance does. Writers wait for it;
-// lookups go on, and never miss a key live for the whole lookup. A key
-// inserted after Advance returned lives through G more calls. It allocates
-// nothing.
+// many stored keys expired, as Filter.Advance does, halving a filter that
+// grew as it does. Writers wait for it; lookups go on, and never miss a key
+// live for the whole lookup. A key inserted after Advance returned lives
+// through G more calls. It allocates nothing but where it halves.
 func (f *ConcurrentFilter[T]) Advance() int { return f.c.advance() }
 
 // Generations is Config.Generations: 0 for a filter whose keys never expire.

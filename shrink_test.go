@@ -18,7 +18,8 @@ import (
 // exact, each halving is the stage below (its size that of a filter grown
 // that far), Shrink stops at the first table, and the estimated rate stays
 // within the configured one. A halved filter encodes, decodes to the same
-// bytes, and opens as a View, and its Clone answers alike.
+// bytes, and opens as a View, and its Clone answers alike; a
+// ConcurrentFilter's Shrink gives the same bytes.
 func TestHalvingKeepsEverything(t *testing.T) {
 	for _, layout := range layouts {
 		for _, f := range []int{4, 7, 8, 12, 13, 16, 17, 24} {
@@ -58,8 +59,12 @@ func testHalving(t *testing.T, cfg Config) {
 			}
 		}
 		before := mustMarshal(t, g)
-		if !g.Shrink() {
+		cg := NewConcurrentFrom(g)
+		if !g.Shrink() || !cg.Shrink() {
 			t.Fatalf("stage %d, %d keys: no halving", k, g.Len())
+		}
+		if enc, err := cg.MarshalBinary(); err != nil || !bytes.Equal(enc, mustMarshal(t, g)) || cg.Len() != g.Len() {
+			t.Fatalf("stage %d: a ConcurrentFilter halved to other bytes (%v), Len %d", k, err, cg.Len())
 		}
 		i := g.Info()
 		if i.Doublings != k-1 || g.SizeBytes() != sizes[k-1] || i.TableCapacity != cfg.Capacity<<(k-1) || g.Len() != live {
