@@ -74,7 +74,11 @@
 // and stores nothing, as any filter does: a key InsertUnique failed to
 // store is not a repeat. G = 1 keeps no bits: Advance empties the filter.
 // Expiring filters do not merge or build, and have no compact encoding;
-// their full encoding carries the generations.
+// their full encoding carries the generations. InsertFor and
+// InsertUniqueFor give a key a lifetime of its own, 1 to G calls of
+// Advance: it goes in the generation that the ticks-th Advance clears. A
+// filter that grew for a burst halves again in Advance once its live keys
+// fit the smaller table, so its memory follows its keys.
 //
 // # Concurrency and copies
 //
