@@ -425,25 +425,12 @@ var expiringGolden = []struct {
 func TestGoldenExpiring(t *testing.T) {
 	for _, c := range expiringGolden {
 		t.Run(c.file, func(t *testing.T) {
-			path := filepath.Join("testdata", c.file)
 			f := mustNew[uint64](t, c.cfg)
 			if c.g != 0 {
 				pinFirst(&f.c, c.m0, c.g)
 			}
 			built := fillExpiring(t, f, c.n, c.advances)
-			enc := mustMarshal(t, built)
-			if *update {
-				if err := os.WriteFile(path, enc, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			golden, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(golden, enc) {
-				t.Fatalf("the filter built here encodes differently from %s", path)
-			}
+			golden := goldenBytes(t, c.file, mustMarshal(t, built))
 			le := binary.LittleEndian
 			if g, gen := le.Uint16(golden[offGenerations:]), le.Uint32(golden[offGeneration:]); int(g) != c.cfg.Generations || int(gen) != c.advances%c.cfg.Generations {
 				t.Fatalf("generations %d, current %d; want %d, %d", g, gen, c.cfg.Generations, c.advances%c.cfg.Generations)

@@ -1,6 +1,7 @@
 package cuckoo
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math/bits"
@@ -437,4 +438,27 @@ func expireByDecoding(t *table, id uint) int {
 		}
 	}
 	return n
+}
+
+// goldenBytes compares enc with testdata/file, writing the file first with
+// -update, and returns the file's bytes.
+func goldenBytes(tb testing.TB, file string, enc []byte) []byte {
+	tb.Helper()
+	path := filepath.Join("testdata", file)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(path, enc, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	golden, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if !bytes.Equal(golden, enc) {
+		tb.Fatalf("the filter built here encodes differently from %s", path)
+	}
+	return golden
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -201,6 +199,22 @@ func TestSteadyWindow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("300 ticks of 1,000 keys")
 	}
+	forEachWindow(t, func(t *testing.T, w *windowRun) {
+		size := w.f.Info().SizeBytes
+		for tick := range 300 {
+			w.tick(1_000, tick)
+			if s := w.f.Info().SizeBytes; s != size {
+				t.Fatalf("tick %d: SizeBytes %d, at first %d (%v)", tick, s, size, w.f.Info())
+			}
+		}
+	})
+}
+
+// forEachWindow runs fn, in parallel with other tests, on a windowRun of
+// an hour's window ticking every minute at 1,000 keys a tick, growable to
+// 16 times its Capacity, for a Filter and a ConcurrentFilter of each
+// layout, and checks the rate of keys never inserted after it.
+func forEachWindow(t *testing.T, fn func(t *testing.T, w *windowRun)) {
 	t.Parallel()
 	cfg, err := WindowConfig(1_000, time.Hour, time.Minute)
 	if err != nil {
@@ -209,21 +223,16 @@ func TestSteadyWindow(t *testing.T) {
 	cfg.MaxCapacity = 16 * cfg.Capacity
 	forEachLayout(t, func(t *testing.T, layout Layout) {
 		cfg.Layout = layout
-		for _, conc := range []bool{false, true} {
-			var f burstFilter = mustNew[uint64](t, cfg)
-			if conc {
-				f = mustNewConcurrent[uint64](t, cfg)
-			}
-			w := newWindowRun(t, f, cfg)
-			size := f.Info().SizeBytes
-			for tick := range 300 {
-				w.tick(1_000, tick)
-				if s := f.Info().SizeBytes; s != size {
-					t.Fatalf("conc %v, tick %d: SizeBytes %d, at first %d (%v)", conc, tick, s, size, f.Info())
-				}
-			}
+		t.Run("Filter", func(t *testing.T) {
+			w := newWindowRun(t, mustNew[uint64](t, cfg), cfg)
+			fn(t, w)
 			w.checkRate()
-		}
+		})
+		t.Run("ConcurrentFilter", func(t *testing.T) {
+			w := newWindowRun(t, mustNewConcurrent[uint64](t, cfg), cfg)
+			fn(t, w)
+			w.checkRate()
+		})
 	})
 }
 
@@ -236,43 +245,28 @@ func TestBurstJourney(t *testing.T) {
 	if testing.Short() {
 		t.Skip("240 ticks, a burst of 50,000 keys")
 	}
-	t.Parallel()
 	const ticks, burst, burstTicks = 240, 60, 5
-	cfg, err := WindowConfig(1_000, time.Hour, time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.MaxCapacity = 16 * cfg.Capacity
-	forEachLayout(t, func(t *testing.T, layout Layout) {
-		cfg.Layout = layout
-		for _, conc := range []bool{false, true} {
-			var f burstFilter = mustNew[uint64](t, cfg)
-			if conc {
-				f = mustNewConcurrent[uint64](t, cfg)
+	forEachWindow(t, func(t *testing.T, w *windowRun) {
+		before, grew := 0, false
+		expired := burst + burstTicks - 1 + w.cfg.Generations // the Advance that expires the burst's last keys
+		for tick := range ticks {
+			n := 1_000
+			if tick >= burst && tick < burst+burstTicks {
+				n = 10_000
 			}
-			w := newWindowRun(t, f, cfg)
-			before, grew := 0, false
-			expired := burst + burstTicks - 1 + cfg.Generations // the Advance that expires the burst's last keys
-			for tick := range ticks {
-				n := 1_000
-				if tick >= burst && tick < burst+burstTicks {
-					n = 10_000
-				}
-				w.tick(n, tick)
-				i := f.Info()
-				switch {
-				case tick == burst-1:
-					before = i.SizeBytes
-				case tick >= burst && tick < expired:
-					grew = grew || i.Doublings > 0
-				case tick >= expired+cfg.Generations+2 && float64(i.SizeBytes) > 1.1*float64(before):
-					t.Fatalf("conc %v, tick %d: SizeBytes %d, before the burst %d (%v)", conc, tick, i.SizeBytes, before, i)
-				}
+			w.tick(n, tick)
+			i := w.f.Info()
+			switch {
+			case tick == burst-1:
+				before = i.SizeBytes
+			case tick >= burst && tick < expired:
+				grew = grew || i.Doublings > 0
+			case tick >= expired+w.cfg.Generations+2 && float64(i.SizeBytes) > 1.1*float64(before):
+				t.Fatalf("tick %d: SizeBytes %d, before the burst %d (%v)", tick, i.SizeBytes, before, i)
 			}
-			if !grew {
-				t.Fatalf("conc %v: the burst made no doubling", conc)
-			}
-			w.checkRate()
+		}
+		if !grew {
+			t.Fatal("the burst made no doubling")
 		}
 	})
 }
@@ -451,20 +445,7 @@ func TestGoldenHalved(t *testing.T) {
 			if i := f.Info(); i.Doublings != 1 || i.MaxDoublings != 3 {
 				t.Fatalf("built: %v, want a filter halved to stage 1 of 3", i)
 			}
-			enc := mustMarshal(t, f)
-			path := filepath.Join("testdata", c.file)
-			if *update {
-				if err := os.WriteFile(path, enc, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			golden, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(golden, enc) {
-				t.Fatalf("the filter built here encodes differently from %s", path)
-			}
+			golden := goldenBytes(t, c.file, mustMarshal(t, f))
 			var d Filter[uint64]
 			if err := d.UnmarshalBinary(golden); err != nil {
 				t.Fatal(err)
