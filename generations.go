@@ -134,13 +134,17 @@ func (c *core) advance() int {
 		n := c.count
 		clear(t.data)
 		c.count = 0
-		c.settle()
+		if t.g > 0 {
+			c.settle()
+		}
 		return n
 	}
 	id := (t.gen() + 1) % t.gens
 	t.setGen(id)
 	n := t.expire(id)
 	c.count -= n
-	c.settle()
+	if t.g > 0 { // a table that can have grown
+		c.settle()
+	}
 	return n
 }
