@@ -60,7 +60,9 @@ type Config struct {
 	// 16 times). Inserting MaxCapacity distinct keys into a new filter
 	// succeeds, at most at the configured false-positive rate at every
 	// size; an expiring filter so takes bursts of up to MaxCapacity live
-	// keys. A slot carries a bit per doubling left (about (f+d)/f the bytes of a
+	// keys, and halves again in Advance once they fit a smaller table
+	// (Filter.Advance; Filter.Shrink halves a filter whose keys were
+	// deleted). A slot carries a bit per doubling left (about (f+d)/f the bytes of a
 	// fixed filter); FingerprintBits, the doublings and the generation bits
 	// must fit 32, or New's error names each and values that fit. 0, or
 	// Capacity, makes a fixed filter. A MaxCapacity below twice Capacity,

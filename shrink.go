@@ -15,10 +15,11 @@ package cuckoo
 //
 // An expiring filter halves in Advance (core.settle) once its live keys fit
 // the smaller table's Capacity, as many times as they fit, never below its
-// first table, and never within G calls of Advance of a doubling or a
-// failed halving, so that a window at the edge of a size does not flap. A
-// growable filter whose keys never expire halves when its user calls
-// Shrink.
+// first table, and not before the G-th call of Advance after a doubling
+// (the one that expires the keys inserted with it) or a failed halving, so
+// that a window at the edge of a size does not flap: a doubling then a
+// halving at most once in G ticks. A growable filter whose keys never
+// expire halves when its user calls Shrink.
 
 // unsplit is value v of a bucket of stage k that is its parent's child c,
 // as the parent (stage k-1) holds it: c becomes the key's top bit, the
