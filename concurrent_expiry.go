@@ -43,25 +43,33 @@ func (w *shrinkState) now(t *table) int {
 	return w.wait
 }
 
-// settle is core.settle on the current table s, every stripe held (stop):
-// a halving runs core.shrink on a core over s, which writes only new
-// tables no reader sees, and publishes the last; readers of s meanwhile
-// find every key in it. The stripes the smaller table lacks give their
-// counts to stripe 0, as stop counts only the current table's.
+// settle is core.settle on the current table s, every stripe held (stop);
+// it allocates nothing unless it halves (halve).
 func (c *concurrent) settle(s *ctable) {
-	c.halve(s, (*core).settle)
-}
-
-// halve runs step, which may halve, on a core over the current table s,
-// every stripe held, and publishes the table it ends with.
-func (c *concurrent) halve(s *ctable, step func(*core)) {
-	g := newCore(c.reader(s.t), c.maxKicks)
-	g.rng = c.rng
-	step(&g)
-	c.shrink = shrinkState{wait: g.wait, k: g.t.k}
-	if g.t.k == s.t.k {
+	if s.t.g == 0 {
 		return
 	}
+	r := c.reader(s.t)
+	due := r.due()
+	c.shrink = shrinkState{wait: r.wait, k: s.t.k}
+	if due && c.halve(s) {
+		c.shrink.wait = int(s.t.gens)
+	}
+}
+
+// halve is core.shrink on a core over the current table s, every stripe
+// held, which writes only new tables no reader sees; it publishes the last,
+// so readers of s meanwhile find every key in it, and reports whether a
+// halving failed. The stripes the smaller table lacks give their counts to
+// stripe 0, as stop counts only the current table's.
+func (c *concurrent) halve(s *ctable) (failed bool) {
+	g := newCore(c.reader(s.t), c.maxKicks)
+	g.rng = c.rng
+	_, failed = g.shrink()
+	if g.t.k == s.t.k {
+		return failed
+	}
+	c.shrink.k = g.t.k
 	c.rng, c.genV = g.rng, g.t.genV
 	n := ctableOver(g.t)
 	n.rec = s.rec
@@ -73,6 +81,7 @@ func (c *concurrent) halve(s *ctable, step func(*core)) {
 	}
 	c.stopped -= moved // start adds it to stripe 0's
 	c.approx.Add(-int64(moved))
+	return failed
 }
 
 // Shrink is Filter.Shrink; writers wait for it, lookups go on and find
@@ -85,7 +94,7 @@ func (f *ConcurrentFilter[T]) Shrink() bool {
 	c.stop()
 	defer c.start()
 	s := c.cur.Load()
-	c.halve(s, func(g *core) { g.shrink() })
+	c.halve(s)
 	return c.cur.Load() != s
 }
 

@@ -90,8 +90,8 @@ func (t *table) halveInto(n *table) (over []overflowValue) {
 
 // shrinkable reports whether the table can halve with count keys: it has
 // grown, and they fit the previous stage's Capacity (Info.TableCapacity).
-func (c *core) shrinkable() bool {
-	return c.t.k > 0 && c.count <= c.capacity<<(c.t.k-1)
+func (r *reader) shrinkable() bool {
+	return r.t.k > 0 && r.count <= r.capacity<<(r.t.k-1)
 }
 
 // shrink halves the table as many times as its keys fit, and reports
@@ -110,12 +110,21 @@ func (c *core) shrink() (halved, failed bool) {
 // call of Advance after a doubling or a failed halving (wait), which
 // expires the keys inserted with the doubling, else as many as fit.
 func (c *core) settle() {
-	if c.wait > 0 {
-		if c.wait--; c.wait > 0 {
-			return
-		}
+	if !c.due() {
+		return
 	}
 	if _, failed := c.shrink(); failed {
 		c.wait = int(c.t.gens)
 	}
+}
+
+// due counts a call of Advance against the wait and reports whether a
+// halving may be tried: the wait is over, and the keys fit.
+func (r *reader) due() bool {
+	if r.wait > 0 {
+		if r.wait--; r.wait > 0 {
+			return false
+		}
+	}
+	return r.shrinkable()
 }

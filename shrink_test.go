@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -503,4 +506,103 @@ func TestHalvingWaitEncoded(t *testing.T) {
 			t.Fatalf("halving wait %d: %v, want ErrCorrupt", c.wait, err)
 		}
 	}
+}
+
+// TestConcurrentHalvingBesideReaders has a writer insert bursts and quiet
+// ticks into an expiring ConcurrentFilter that grows and halves, a second
+// writer insert beside it, and readers look up what they stored while
+// Advance halves the table: a key inserted after an Advance returned is
+// found until G more have begun.
+func TestConcurrentHalvingBesideReaders(t *testing.T) {
+	const gens = 3
+	ticks, quiet, loud := 60, 100, 1500
+	if raceEnabled || testing.Short() {
+		ticks, loud = 24, 600
+	}
+	forEachLayout(t, func(t *testing.T, layout Layout) {
+		f := mustNewConcurrent[uint64](t, Config{Capacity: 500, MaxCapacity: 500 << 3, Generations: gens, Layout: layout})
+		type stored struct {
+			key   uint64
+			after int64 // Advance calls returned before its insert began
+		}
+		var (
+			mu               sync.Mutex
+			log              []stored
+			begun, advances  atomic.Int64
+			stop             atomic.Bool
+			lost, halvings   atomic.Int64
+			readers, writers sync.WaitGroup
+		)
+		record := func(k uint64, a int64) {
+			mu.Lock()
+			log = append(log, stored{k, a})
+			mu.Unlock()
+		}
+		for r := range 2 {
+			readers.Add(1)
+			go func() {
+				defer readers.Done()
+				rng := newRand(uint64(r) + 7)
+				for !stop.Load() {
+					mu.Lock()
+					if len(log) == 0 {
+						mu.Unlock()
+						continue
+					}
+					s := log[len(log)-1-rng.IntN(min(len(log), 4000))]
+					mu.Unlock()
+					if !f.Contains(s.key) && begun.Load() < s.after+gens {
+						lost.Add(1)
+					}
+				}
+			}()
+		}
+		writers.Add(1)
+		go func() { // beside the ticks: a few keys at a time
+			defer writers.Done()
+			for i := 0; !stop.Load(); i++ {
+				k, a := intKey(1<<40+i), advances.Load()
+				for int64(i/20) > a && !stop.Load() { // 20 keys a tick
+					runtime.Gosched()
+					a = advances.Load()
+				}
+				if _, err := f.InsertUnique(k); err != nil {
+					t.Errorf("InsertUnique: %v", err)
+					return
+				}
+				record(k, a)
+			}
+		}()
+		key := 0
+		for tick := range ticks {
+			n := quiet
+			if tick%(3*gens) == 0 {
+				n = loud // a burst, then quiet ticks long enough to halve
+			}
+			for range n {
+				k, a := intKey(key), advances.Load()
+				key++
+				if err := f.Insert(k); err != nil {
+					t.Fatalf("tick %d: %v (%v)", tick, err, f.Info())
+				}
+				record(k, a)
+			}
+			d := f.Info().Doublings
+			begun.Add(1)
+			f.Advance()
+			advances.Add(1)
+			if f.Info().Doublings < d {
+				halvings.Add(1)
+			}
+		}
+		stop.Store(true)
+		writers.Wait()
+		readers.Wait()
+		if lost.Load() != 0 {
+			t.Fatalf("%d lookups missed a live key", lost.Load())
+		}
+		if halvings.Load() == 0 {
+			t.Fatal("no halving")
+		}
+	})
 }
