@@ -132,14 +132,18 @@ func (f *ConcurrentFilter[T]) Advance() int { return f.c.advance() }
 func (f *ConcurrentFilter[T]) Generations() int { return int(f.c.view().t.gens) }
 
 // InsertFor is Filter.InsertFor: the key lives ticks calls of Advance. It
-// stops the writers meanwhile, as Advance does (lifetimes.go).
+// runs as the one writer, stopping the others meanwhile as Advance does:
+// it takes every stripe's lock (up to 1,024), so it costs far more than
+// Insert, which takes one; it suits keys whose lifetimes differ now and
+// then, not a stream of them (lifetimes.go).
 func (f *ConcurrentFilter[T]) InsertFor(key T, ticks int) error {
 	_, err := f.c.insertFor(f.Hash(key), ticks, false)
 	return err
 }
 
 // InsertUniqueFor is Filter.InsertUniqueFor, one atomic step as
-// InsertUnique is; it stops the writers meanwhile.
+// InsertUnique is; it stops the writers meanwhile, as InsertFor does, at
+// InsertFor's cost.
 func (f *ConcurrentFilter[T]) InsertUniqueFor(key T, ticks int) (bool, error) {
 	return f.c.insertFor(f.Hash(key), ticks, true)
 }

@@ -561,7 +561,7 @@ func TestConcurrentHalvingBesideReaders(t *testing.T) {
 		go func() { // beside the ticks: a few keys at a time
 			defer writers.Done()
 			for i := 0; !stop.Load(); i++ {
-				k, a := intKey(1<<40+i), advances.Load()
+				k, a := intKey(1<<30+i), advances.Load()
 				for int64(i/20) > a && !stop.Load() { // 20 keys a tick
 					runtime.Gosched()
 					a = advances.Load()
