@@ -12,7 +12,8 @@ type Info struct {
 	MaxCapacity int // Config.MaxCapacity for a growable filter, else Capacity
 	// TableCapacity is the distinct keys the current table promises to
 	// take: Capacity, doubled with each doubling (the last table's is at
-	// least MaxCapacity).
+	// least MaxCapacity) and halved with each halving (Filter.Shrink, an
+	// expiring filter's Advance), which the keys must fit.
 	TableCapacity int
 	Buckets       int // buckets of the current table
 	Slots         int // Buckets * 4
