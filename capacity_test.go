@@ -71,8 +71,8 @@ func TestSmallTableSizing(t *testing.T) {
 		"v5-semisorted-f16.bin": 38, "v5-semisorted-f21.bin": 36, "v5-semisorted-f32.bin": 32,
 	}
 	for _, c := range goldenCases {
-		if c.buckets == 0 {
-			continue // a file of today's sizing (the growable and keyed ones)
+		if c.buckets == 0 || c.doublings != 0 {
+			continue // a file of today's sizing (keyed ones), or a growable one's first table (TestGrowableConfig)
 		}
 		p, err := c.cfg.resolve()
 		if err != nil || p.m != want[c.file] {

@@ -140,10 +140,11 @@ type concurrent struct {
 	// state, kept for Snapshot and the encoding).
 	count   int
 	rng     uint64
-	mu      sync.Mutex // one writer at a time uses path: a displacement (displace), or stop
-	path    []pathNode // the search queue of mu's holder: searchBuckets*MaxKicks + 2 nodes
-	held    uint64     // the stripes stop took
-	stopped int        // count when stop took them
+	mu      sync.Mutex  // one writer at a time uses path: a displacement (displace), or stop
+	path    []pathNode  // the search queue of mu's holder: searchBuckets*MaxKicks + 2 nodes
+	held    uint64      // the stripes stop took
+	stopped int         // count when stop took them
+	shrink  shrinkState // when an expiring table may halve (concurrent_expiry.go)
 }
 
 // maxOptimistic is how many lock-free reads a lookup tries before locking.
@@ -187,6 +188,7 @@ func (c *concurrent) load(r *reader, s *ctable, maxKicks int, rng uint64) {
 	c.gen.Store(uint32(s.t.gen()))
 	c.genV.Store(s.t.genV)
 	c.setBatch(s)
+	c.shrink = shrinkState{wait: r.wait, k: s.t.k} // concurrent_expiry.go
 	c.cur.Store(s)
 }
 
@@ -256,9 +258,12 @@ func (f *ConcurrentFilter[T]) InsertHashBatch(hashes []uint64) (int, error) {
 // InsertUnique is Filter.InsertUnique as one atomic step: of goroutines
 // calling it for the same key at once, with no Delete of it meanwhile,
 // exactly one adds it, unless a false positive hides the key from all of
-// them or the insert fails (its error, as Filter's: never a repeat). A key
-// already there (in an expiring filter, inserted in the current
-// generation) costs a lookup: no lock, no store.
+// them or the insert fails (its error, as Filter's: never a repeat). A
+// key already there (in an expiring filter, inserted in the current
+// generation) costs a lookup: no lock, no store. A harness counting new
+// keys so counts none twice, and misses about D x FalsePositiveRate of D
+// distinct keys: FalsePositiveRate below 1/D makes the count exact in
+// expectation (Filter.InsertUnique).
 func (f *ConcurrentFilter[T]) InsertUnique(key T) (bool, error) { return f.c.insertUnique(f.Hash(key)) }
 
 // Delete removes one copy of key (in an expiring filter, the oldest) and
@@ -772,19 +777,19 @@ func (c *concurrent) putAll(h uint64, unique bool) (bool, error) {
 			return false, nil
 		}
 	}
-	if err := c.insertAll(c.cur.Load(), h); err != nil {
+	if err := c.insertAll(c.cur.Load(), h, c.genV.Load()); err != nil {
 		return false, err
 	}
 	return true, nil
 }
 
-// insertAll is Filter's insert, every stripe held. A doubling runs
+// insertAll is Filter's insert, every stripe held, of the key of hash h
+// with generation bits gv (genV, or InsertFor's). A doubling runs
 // core.insertGrowing, which writes only new tables no reader sees, and
 // publishes the one holding the key; a failed insert publishes nothing.
-func (c *concurrent) insertAll(s *ctable, h uint64) error {
+func (c *concurrent) insertAll(s *ctable, h uint64, gv uint32) error {
 	full := s.t.canGrow() && c.count >= s.t.stageCapacity() // doubles first
 	if !full {
-		gv := c.genV.Load()
 		b1, v1, b2, v2 := s.t.place(h)
 		err := c.insertAt(s, b1, v1|gv, b2, v2|gv)
 		if err != ErrFull || !s.t.canGrow() {
@@ -792,7 +797,9 @@ func (c *concurrent) insertAll(s *ctable, h uint64) error {
 		}
 	}
 	// Its first write is to a doubled table: the stage is full, or ErrFull.
-	g := newCore(c.reader(s.t), c.maxKicks)
+	r := c.reader(s.t)
+	r.t.genV = gv
+	g := newCore(r, c.maxKicks)
 	g.rng = c.rng
 	x := placedKey{h: h}
 	if err := g.insertGrowing(&x, !full); err != nil {
@@ -801,6 +808,9 @@ func (c *concurrent) insertAll(s *ctable, h uint64) error {
 	if unsafe.SliceData(g.t.data) == unsafe.SliceData(s.t.data) {
 		panic("cuckoo: a growable insert ended in the published table")
 	}
+	// The current generation's bits in the doubled table, whose keys are
+	// a bit narrower.
+	g.t.genV = c.gen.Load() << (g.t.kbits & 31)
 	c.rng = g.rng
 	c.genV.Store(g.t.genV)
 	n := ctableOver(g.t)
@@ -919,6 +929,7 @@ func (c *concurrent) reset() {
 	}
 	c.approx.Store(0)
 	c.count, c.stopped, c.rng = 0, 0, c.h.seed
+	c.shrink = shrinkState{}
 }
 
 // b2i is 1 for true, 0 for false.

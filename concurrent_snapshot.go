@@ -58,7 +58,8 @@ func (c *concurrent) reader(t table) reader {
 	if t.class.packedNarrow() {
 		n = t.itemsIn(t.data[:tableBytes(t.m, t.bbits)])
 	}
-	return reader{t: t, h: c.h, kind: c.kind, keys: c.keys, count: n, capacity: c.capacity, maxCapacity: c.maxCapacity}
+	return reader{t: t, h: c.h, kind: c.kind, keys: c.keys, count: n, capacity: c.capacity, maxCapacity: c.maxCapacity,
+		wait: c.shrink.now(&t)}
 }
 
 // itemsIn is ctable.items of a copy of a free table, its bytes data: of

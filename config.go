@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -51,19 +52,23 @@ type Config struct {
 	// with it (DecodeKeyed, NewKeyedView).
 	Key [16]byte
 
-	// MaxCapacity makes the filter growable: it starts with the table for
-	// about Capacity items and doubles it, without the keys, whenever it is
-	// full, until it holds MaxCapacity. Inserting MaxCapacity distinct keys
-	// into a new filter succeeds, at most at the configured false-positive
-	// rate at every size; an expiring filter so takes bursts of up to
-	// MaxCapacity live keys. A slot carries a bit per doubling left (about
-	// (f+d)/f the bytes of a fixed filter; grown, the size of one for
-	// MaxCapacity); FingerprintBits, the doublings and the generation bits
-	// must fit 32, or New's error names what to change. 0, or Capacity,
-	// makes a fixed filter. A MaxCapacity below twice Capacity, or of 72
-	// items or fewer, leaves no room to double: New makes the fixed filter
-	// for MaxCapacity, whose Capacity and Config().Capacity are MaxCapacity.
-	// A filter never shrinks.
+	// MaxCapacity makes the filter growable: it starts with the table
+	// Capacity needs (the same whatever MaxCapacity is) and doubles it,
+	// without the keys, whenever it is full, as many times as it takes to
+	// hold MaxCapacity: a MaxCapacity between two powers of two of Capacity
+	// takes the doublings to the larger (10 times Capacity: 4 doublings, to
+	// 16 times). Inserting MaxCapacity distinct keys into a new filter
+	// succeeds, at most at the configured false-positive rate at every
+	// size; an expiring filter so takes bursts of up to MaxCapacity live
+	// keys, and halves again in Advance once they fit a smaller table
+	// (Filter.Advance; Filter.Shrink halves a filter whose keys were
+	// deleted). A slot carries a bit per doubling left (about (f+d)/f the bytes of a
+	// fixed filter); FingerprintBits, the doublings and the generation bits
+	// must fit 32, or New's error names each and values that fit. 0, or
+	// Capacity, makes a fixed filter. A MaxCapacity below twice Capacity,
+	// or of 72 items or fewer, leaves no room to double: New makes the
+	// fixed filter for MaxCapacity, whose Capacity and Config().Capacity
+	// are MaxCapacity.
 	MaxCapacity int
 
 	// Generations, G (at most MaxGenerations), makes keys expire: a key
@@ -167,11 +172,14 @@ func (c Config) resolve() (params, error) {
 		return p, err
 	}
 	p.m, p.maxCapacity = m, c.Capacity
-	if c.MaxCapacity != 0 && c.MaxCapacity != c.Capacity {
-		return p, p.growable(c.MaxCapacity, c.FingerprintBits != 0)
+	if c.growing() {
+		return p, p.growable(&c, false)
 	}
 	return p, nil
 }
+
+// growing reports whether c sets a MaxCapacity other than its Capacity.
+func (c *Config) growing() bool { return c.MaxCapacity != 0 && c.MaxCapacity != c.Capacity }
 
 // check checks every field of c but MaxCapacity and resolves all but the
 // table's size (p.m, p.maxCapacity), choosing widths for a full table if full.
@@ -206,16 +214,10 @@ func (c Config) check(full bool) (params, error) {
 	if g < 0 || g > MaxGenerations {
 		return p, invalidField("Generations", "%d must be in 0..%d", g, MaxGenerations)
 	}
-	if b := genBits(uint(g)); p.f+b > maxFingerprintBits {
-		fits := maxFingerprintBits - b
-		if c.FingerprintBits == 0 { // the width is FalsePositiveRate's: name it, and a rate that fits
-			return p, invalidField("Generations", "%d needs %s a slot beside the %d-bit fingerprint of FalsePositiveRate %v, and a slot holds at most %d: raise FalsePositiveRate to %v or more (%d-bit fingerprints), or lower Generations",
-				g, plural(b, "bit"), p.f, cmp.Or(c.FalsePositiveRate, DefaultFalsePositiveRate), maxFingerprintBits, rateForBits(fits, full), fits)
-		}
-		return p, invalidField("Generations", "%d needs %s a slot beside the %d-bit fingerprint, and a slot holds at most %d: use fingerprints of at most %d bits",
-			g, plural(b, "bit"), p.f, maxFingerprintBits, fits)
-	}
 	p.gens = uint(g)
+	if p.f+genBits(p.gens) > maxFingerprintBits && !c.growing() { // else growable names MaxCapacity too
+		return p, slotOverflow(&c, &p, 0, full)
+	}
 	return p, nil
 }
 
@@ -223,11 +225,12 @@ func (c Config) check(full bool) (params, error) {
 // final count is a multiple of the first, which must not round it up much.
 const minBaseBuckets = 16
 
-// growable sets p up to double floor(log2(maxCap/Capacity)) times (fewer
-// to keep minBaseBuckets) from the larger of Capacity's buckets and the
-// final table's share; set tells whether FingerprintBits was, for the
-// error.
-func (p *params) growable(maxCap int, set bool) error {
+// growable sets p up to start from Capacity's buckets (minBaseBuckets at
+// least) and double as often as it takes to reach MaxCapacity's: a
+// MaxCapacity between two powers of two of Capacity takes the doublings to
+// the larger, so the first table never depends on MaxCapacity.
+func (p *params) growable(c *Config, full bool) error {
+	maxCap := c.MaxCapacity
 	if maxCap < p.capacity {
 		return invalidField("MaxCapacity", "%d is below Capacity %d (0 means a fixed filter)", maxCap, p.capacity)
 	}
@@ -235,25 +238,19 @@ func (p *params) growable(maxCap int, set bool) error {
 	if !ok {
 		return invalidField("MaxCapacity", "%d is more than the largest filter holds at %d-bit fingerprints, %d", maxCap, p.f, maxCapacity(p.f))
 	}
-	g := uint(0)
-	for maxCap>>(g+1) >= p.capacity && final>>(g+1) >= minBaseBuckets {
-		g++
-	}
-	if gb := genBits(p.gens); p.f+g+gb > maxFingerprintBits { // g <= 28: the first table has 16 buckets or more, the last at most 2^32
-		gens, fix := "", "raise Capacity, lower MaxCapacity, "
-		if gb > 0 {
-			gens, fix = fmt.Sprintf(" and Generations %d's %s", p.gens, plural(gb, "generation bit")), fix+"lower Generations, "
-		}
-		if fix += "or lower FingerprintBits"; !set {
-			fix = fix[:len(fix)-len("lower FingerprintBits")] + "raise FalsePositiveRate"
-		}
-		return invalidField("MaxCapacity", "%d is 2^%d times Capacity %d; with %s%s, a slot holds fingerprints of at most %d bits, not %d: %s",
-			maxCap, g, p.capacity, plural(g, "doubling"), gens, maxFingerprintBits-g-gb, p.f, fix)
-	}
-	m0 := (final + 1<<g - 1) >> g
-	m0 = max(m0+m0&1, p.m)
+	m0 := max(p.m, minBaseBuckets)
 	for splitsTable(m0, p.f) { // the base buckets are where alt works
 		m0 += 2
+	}
+	g := uint(0)
+	if maxCap>>1 >= p.capacity && final>>1 >= minBaseBuckets {
+		for m0<<g < final {
+			g++
+		}
+	}
+	// g <= 28: the first table has 16 buckets or more, the last at most 2^32.
+	if p.f+g+genBits(p.gens) > maxFingerprintBits {
+		return slotOverflow(c, p, g, full)
 	}
 	if m0<<g > maxBuckets || checkCounts(maxCap, m0<<g, bucketBits(p.layout, p.f+genBits(p.gens)), math.MaxInt) != nil {
 		return invalidField("MaxCapacity", "%d needs a filter larger than this platform can address", maxCap)
@@ -263,6 +260,64 @@ func (p *params) growable(maxCap int, set bool) error {
 		p.m, p.capacity = final, maxCap
 	}
 	return nil
+}
+
+// slotOverflow is the error for a Config whose slot needs more than 32 bits:
+// the fingerprint's (FingerprintBits, or FalsePositiveRate's), g doublings'
+// (MaxCapacity) and the generations' (Generations). One error names every
+// field that takes bits and gives values that New accepts (TestSlotOverflow
+// applies them): the width that fits beside the others; or, keeping the
+// width, fewer doublings and generations.
+func slotOverflow(c *Config, p *params, g uint, full bool) error {
+	f, gb, d := int(p.f), int(genBits(p.gens)), int(g)
+	width := fmt.Sprintf("FingerprintBits %d", f)
+	if c.FingerprintBits == 0 {
+		width = fmt.Sprintf("FalsePositiveRate %v (%d-bit fingerprints)", cmp.Or(c.FalsePositiveRate, DefaultFalsePositiveRate), f)
+	}
+	parts, others := []string{width}, []string(nil)
+	if gb > 0 {
+		parts = append(parts, fmt.Sprintf("Generations %d (%s)", p.gens, plural(gb, "bit")))
+		others = append(others, plural(gb, "generation bit"))
+	}
+	if d > 0 {
+		parts = append(parts, fmt.Sprintf("MaxCapacity %d (%s from Capacity %d)", c.MaxCapacity, plural(d, "doubling"), p.capacity))
+		others = append([]string{plural(d, "doubling")}, others...)
+	}
+	var fixes []string
+	if fits := maxFingerprintBits - d - gb; fits >= minFingerprintBits {
+		if c.FingerprintBits == 0 {
+			fixes = append(fixes, fmt.Sprintf("FalsePositiveRate %v (%d-bit fingerprints)", rateForBits(uint(fits), full), fits))
+		} else {
+			fixes = append(fixes, fmt.Sprintf("FingerprintBits %d", fits))
+		}
+	}
+	// Keeping the width: the generations, then the doublings, give up bits.
+	var keep []string
+	gens := int(p.gens)
+	if f+gb > maxFingerprintBits {
+		gens = 1 << (maxFingerprintBits - f)
+		keep = append(keep, fmt.Sprintf("Generations %d", gens))
+	}
+	if d > 0 {
+		maxCap := 0 // a fixed filter
+		if left := maxFingerprintBits - f - int(genBits(uint(gens))); left > 0 {
+			maxCap = p.capacity << left
+		}
+		keep = append(keep, fmt.Sprintf("MaxCapacity %d", maxCap))
+	}
+	if gens != 1 || p.gens <= 1 { // not Generations 1, which expires every key at each Advance
+		fixes = append(fixes, strings.Join(keep, " and ")+" (the same fingerprints)")
+	}
+	return formatErr(ErrInvalidConfig, "%s need %d bits a slot, and a slot holds at most %d: with %s, a slot holds fingerprints of at most %d bits, not %d; values that fit: %s",
+		joinAnd(parts), f+d+gb, maxFingerprintBits, joinAnd(others), max(maxFingerprintBits-d-gb, 0), f, strings.Join(fixes, "; or "))
+}
+
+// joinAnd is s joined as a list in a sentence: "a", "a and b", "a, b and c".
+func joinAnd(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // checkCounts rejects a table whose bytes or slots exceed maxInt: counts

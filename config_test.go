@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -157,19 +158,23 @@ func TestConfigErrorsSay(t *testing.T) {
 		says []string
 	}{
 		{Config{Capacity: 100, FingerprintBits: 32, Generations: 2},
-			[]string{"Generations 2 needs 1 bit a slot beside the 32-bit fingerprint", "use fingerprints of at most 31 bits"}},
+			[]string{"FingerprintBits 32 and Generations 2 (1 bit) need 33 bits a slot", "with 1 generation bit, a slot holds fingerprints of at most 31 bits, not 32", "values that fit: FingerprintBits 31"}},
 		{Config{Capacity: 100, FingerprintBits: 30, Generations: 16},
-			[]string{"Generations 16 needs 4 bits a slot beside the 30-bit fingerprint", "use fingerprints of at most 28 bits"}},
+			[]string{"FingerprintBits 30 and Generations 16 (4 bits) need 34 bits", "FingerprintBits 28; or Generations 4 (the same fingerprints)"}},
 		{Config{Capacity: 1000, FalsePositiveRate: 1e-7, Generations: 256},
-			[]string{"Generations 256 needs 8 bits a slot beside the 27-bit fingerprint of FalsePositiveRate 1e-07",
-				"raise FalsePositiveRate to 4.53e-07 or more (24-bit fingerprints), or lower Generations"}},
-		{Config{Capacity: 1000, FalsePositiveRate: 3e-9, Generations: 2, Layout: SemiSorted},
-			[]string{"Generations 2 needs 1 bit a slot beside the 32-bit fingerprint of FalsePositiveRate 3e-09",
-				"(31-bit fingerprints), or lower Generations"}},
+			[]string{"FalsePositiveRate 1e-07 (27-bit fingerprints) and Generations 256 (8 bits) need 35 bits",
+				"FalsePositiveRate 4.53e-07 (24-bit fingerprints); or Generations 32"}},
+		{Config{Capacity: 1000, FalsePositiveRate: 3e-09, Generations: 2, Layout: SemiSorted},
+			[]string{"FalsePositiveRate 3e-09 (32-bit fingerprints) and Generations 2 (1 bit)", "(31-bit fingerprints)"}},
 		{Config{Capacity: 1000, MaxCapacity: 2000, FingerprintBits: 32},
-			[]string{"MaxCapacity 2000 is 2^1 times Capacity 1000; with 1 doubling, a slot holds fingerprints of at most 31 bits, not 32"}},
+			[]string{"FingerprintBits 32 and MaxCapacity 2000 (1 doubling from Capacity 1000) need 33 bits", "with 1 doubling, a slot holds fingerprints of at most 31 bits, not 32", "FingerprintBits 31; or MaxCapacity 0"}},
 		{Config{Capacity: 1000, MaxCapacity: 4000, FingerprintBits: 31},
 			[]string{"with 2 doublings, a slot holds fingerprints of at most 30 bits, not 31"}},
+		// Three fields at once: one error names them all.
+		{Config{Capacity: 1000, MaxCapacity: 1000 << 10, FalsePositiveRate: 1e-7, Generations: 256},
+			[]string{"FalsePositiveRate 1e-07 (27-bit fingerprints), Generations 256 (8 bits) and MaxCapacity 1024000 (10 doublings from Capacity 1000) need 45 bits",
+				"with 10 doublings and 8 generation bits, a slot holds fingerprints of at most 14 bits, not 27",
+				"Generations 32 and MaxCapacity 0 (the same fingerprints)"}},
 	} {
 		_, err := New[uint64](c.cfg)
 		if !errors.Is(err, ErrInvalidConfig) {
@@ -252,5 +257,62 @@ func TestMessagesSingular(t *testing.T) {
 	}
 	if _, err := EncodedLen(enc[:1]); err == nil || !strings.Contains(err.Error(), "truncated: 1 byte of a 128-byte header") {
 		t.Errorf("EncodedLen of 1 byte: %v", err)
+	}
+}
+
+// TestSlotOverflow checks the one error of a Config whose fingerprint,
+// doublings and generation bits overflow a slot: it names each field that
+// takes bits, and every set of values it proposes, applied, makes New
+// succeed.
+func TestSlotOverflow(t *testing.T) {
+	value := regexp.MustCompile(`(FalsePositiveRate|FingerprintBits|Generations|MaxCapacity) ([0-9.e+-]+)`)
+	for _, cfg := range []Config{
+		{Capacity: 1000, MaxCapacity: 1000 << 10, FalsePositiveRate: 1e-7, Generations: 256},
+		{Capacity: 1000, MaxCapacity: 1000 << 10, FalsePositiveRate: 1e-7, Generations: 256, Layout: SemiSorted},
+		{Capacity: 1000, MaxCapacity: 1000 << 20, FingerprintBits: 16, Generations: 200},
+		{Capacity: 100, MaxCapacity: 100 << 23, FingerprintBits: 4, Generations: 256},
+		{Capacity: 16, MaxCapacity: 16 << 26, FingerprintBits: 30, Generations: 3},
+		{Capacity: 500, MaxCapacity: 5000, FingerprintBits: 32, Generations: 2},
+		{Capacity: 500, MaxCapacity: 5000, FalsePositiveRate: 1e-8},
+		{Capacity: 500, FingerprintBits: 32, Generations: 256},
+		{Capacity: 500, FalsePositiveRate: 1e-8, Generations: 5},
+	} {
+		_, err := New[uint64](cfg)
+		if !errors.Is(err, ErrInvalidConfig) {
+			t.Fatalf("%+v: %v, want ErrInvalidConfig", cfg, err)
+		}
+		msg := err.Error()
+		named := map[string]bool{"Generations": cfg.Generations > 1, "MaxCapacity": cfg.MaxCapacity != 0,
+			"FingerprintBits": cfg.FingerprintBits != 0, "FalsePositiveRate": cfg.FalsePositiveRate != 0}
+		head, fixes, ok := strings.Cut(msg, "values that fit: ")
+		if !ok {
+			t.Fatalf("%+v: %q proposes no values", cfg, msg)
+		}
+		for field, set := range named {
+			if set && !strings.Contains(head, field) {
+				t.Errorf("%+v: %q does not name %s", cfg, msg, field)
+			}
+		}
+		for _, fix := range strings.Split(fixes, "; or ") {
+			try := cfg
+			for _, m := range value.FindAllStringSubmatch(fix, -1) {
+				switch m[1] {
+				case "FalsePositiveRate":
+					try.FalsePositiveRate, _ = strconv.ParseFloat(m[2], 64)
+				case "FingerprintBits":
+					try.FingerprintBits, _ = strconv.Atoi(m[2])
+				case "Generations":
+					try.Generations, _ = strconv.Atoi(m[2])
+				case "MaxCapacity":
+					try.MaxCapacity, _ = strconv.Atoi(m[2])
+				}
+			}
+			if try == cfg {
+				t.Fatalf("%+v: %q: the values %q change nothing", cfg, msg, fix)
+			}
+			if _, err := New[uint64](try); err != nil {
+				t.Errorf("%+v: %q proposes %q; New(%+v): %v", cfg, msg, fix, try, err)
+			}
+		}
 	}
 }

@@ -14,6 +14,7 @@ type reader struct {
 	count       int
 	capacity    int
 	maxCapacity int // = capacity for a fixed filter
+	wait        int // calls of Advance before an expiring table may halve (shrink.go); a filter's state that encodings carry
 }
 
 // core is a filter's whole state: its reader and what modifying needs.

@@ -74,7 +74,11 @@
 // and stores nothing, as any filter does: a key InsertUnique failed to
 // store is not a repeat. G = 1 keeps no bits: Advance empties the filter.
 // Expiring filters do not merge or build, and have no compact encoding;
-// their full encoding carries the generations.
+// their full encoding carries the generations. InsertFor and
+// InsertUniqueFor give a key a lifetime of its own, 1 to G calls of
+// Advance: it goes in the generation that the ticks-th Advance clears. A
+// filter that grew for a burst halves again in Advance once its live keys
+// fit the smaller table, so its memory follows its keys.
 //
 // # Concurrency and copies
 //
@@ -146,11 +150,12 @@ package cuckoo
 //	lookup.go, lookup_generic.go,       the single-key probe, batch dispatch, pure-Go batches;
 //	count.go                            Count's probe
 //	lookup_asm.go, lookup_*.go, *.s     the assembly batches and their selection
-//	insert.go, growth.go, generations.go
+//	insert.go, growth.go, shrink.go, generations.go, lifetimes.go
 //	                                    an insert: fast paths, displacement walks; growth:
 //	                                    where a key lives (locate, alt, stages), doubling,
-//	                                    the policy that doubles and retries; keys that
-//	                                    expire: generation bits, InsertUnique, Delete, Advance
+//	                                    the policy that doubles and retries, halving; keys that
+//	                                    expire: generation bits, InsertUnique, Delete,
+//	                                    Advance; keys' own lifetimes (InsertFor)
 //	core.go                             reader and core, the state under the public types
 //	config.go, errors.go                Config and its resolution, the errors
 //	table.go, table_*.go, probe.go      Layout, the table, its shapes, loads and stores and

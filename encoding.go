@@ -46,7 +46,8 @@ const (
 	offRNG         = 56 // uint64, displacement PRNG state
 	offMaxCapacity = 64 // uint64
 	offKeyCheck    = 72 // uint64: a keyed filter's key check value (keyed.go), else 0
-	offReserved2   = 80 // 48 zero bytes
+	offWait        = 80 // uint16, calls of Advance before a grown expiring filter may halve (shrink.go): 0..G
+	offReserved2   = 82 // 46 zero bytes
 
 	flagKeyed = 1 // the filter hashes with Config.Key
 )
@@ -64,6 +65,7 @@ type header struct {
 	count, capacity, maxCapacity uint64
 	seed, rng, maxKicks          uint64
 	keyCheck                     uint64 // keyed.go
+	wait                         uint   // core.wait: 0..G, 0 unless keys expire in a table that can halve or grow
 }
 
 // shape is the encoded table without data.
@@ -121,6 +123,7 @@ func (h *header) put(b *[headerSize]byte) {
 	le.PutUint64(b[offMaxCapacity:], h.maxCapacity)
 	le.PutUint16(b[offGenerations:], uint16(h.gens))
 	le.PutUint32(b[offGeneration:], uint32(h.gen))
+	le.PutUint16(b[offWait:], uint16(h.wait))
 	if h.keyed {
 		b[offFlags] = flagKeyed
 		le.PutUint64(b[offKeyCheck:], h.keyCheck)
@@ -167,7 +170,7 @@ func parseHeader(b []byte) (header, error) {
 		gens: uint(le.Uint16(b[offGenerations:])), gen: uint(le.Uint32(b[offGeneration:])),
 		count: le.Uint64(b[offCount:]), capacity: le.Uint64(b[offCapacity:]), maxCapacity: le.Uint64(b[offMaxCapacity:]),
 		seed: le.Uint64(b[offSeed:]), rng: le.Uint64(b[offRNG:]), maxKicks: uint64(le.Uint32(b[offMaxKicks:])),
-		keyed: b[offFlags] == flagKeyed, keyCheck: le.Uint64(b[offKeyCheck:]),
+		keyed: b[offFlags] == flagKeyed, keyCheck: le.Uint64(b[offKeyCheck:]), wait: uint(le.Uint16(b[offWait:])),
 	}
 	switch {
 	case !h.layout.valid():
@@ -182,6 +185,8 @@ func parseHeader(b []byte) (header, error) {
 		return h, formatErr(ErrCorrupt, "current generation %d of %s", h.gen, plural(h.gens, "generation"))
 	case h.k > h.g:
 		return h, formatErr(ErrCorrupt, "stage %d past the filter's last, %d", h.k, h.g)
+	case h.wait > h.gens || h.wait != 0 && h.g == 0:
+		return h, formatErr(ErrCorrupt, "%s before a halving, in a filter of %s and %s", plural(h.wait, "call"), plural(h.g, "doubling"), plural(h.gens, "generation"))
 	case h.f+h.g+genBits(h.gens) > maxFingerprintBits:
 		return h, formatErr(ErrCorrupt, "%d-bit fingerprints with %s and %s: slots would exceed %d bits", h.f, plural(h.g, "doubling"), plural(h.gens, "generation"), maxFingerprintBits)
 	case b[offSlots] != slotsPerBucket:
@@ -381,6 +386,7 @@ func encodingHeader(r *reader, family keyKind, maxKicks int, rng uint64) header 
 		layout: t.layout, f: t.fbits, kind: family, m: t.m, g: t.g, k: t.k, gens: t.gens, gen: t.gen(),
 		count: uint64(r.count), capacity: uint64(r.capacity), maxCapacity: uint64(r.maxCapacity),
 		seed: r.h.seed, rng: rng, maxKicks: uint64(maxKicks), keyed: r.h.sip() != nil, keyCheck: r.keyCheck(),
+		wait: uint(r.wait),
 	}
 }
 
@@ -556,7 +562,7 @@ func readErr(err error, started bool) error {
 // decodedReader is the reader of a decoded filter, keyed with key (or nil).
 func decodedReader[T Hashable](h *header, t table, key *sipHasher) reader {
 	r := reader{t: t, h: newHasher(h.seed), kind: kindOf[T](), keys: keysOf(kindOf[T]()), count: int(h.count), capacity: int(h.capacity),
-		maxCapacity: int(h.maxCapacity)}
+		maxCapacity: int(h.maxCapacity), wait: int(h.wait)}
 	if key != nil {
 		r.h.secret, r.kind = keyRef{unsafe.Pointer(key)}, r.kind|kindKeyed
 		r.keys = keysOf(r.kind)

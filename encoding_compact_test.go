@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -299,20 +297,7 @@ func testGoldenCompact[T Hashable](t *testing.T, file string, cfg Config, n int,
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc := mustCompact(t, f)
-	path := filepath.Join("testdata", file)
-	if *update {
-		if err := os.WriteFile(path, enc, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	golden, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(golden, enc) {
-		t.Fatalf("Build and AppendCompact give other bytes than %s", path)
-	}
+	golden := goldenBytes(t, file, mustCompact(t, f)) // Build's and AppendCompact's
 	v, err := NewView[T](golden)
 	if err != nil {
 		t.Fatal(err)

@@ -34,6 +34,11 @@ var (
 	// without its key, filters that Merge cannot combine, a filter that has
 	// no compact encoding, or a zero Filter asked to insert or encode.
 	ErrIncompatible = errors.New("cuckoo: incompatible filter")
+
+	// ErrLifetime reports an InsertFor or InsertUniqueFor whose ticks are
+	// not in 1..Generations, or on a filter whose keys never expire; the
+	// filter is unchanged.
+	ErrLifetime = errors.New("cuckoo: lifetime out of range")
 )
 
 // plural is n and noun for messages, the noun with an s unless n is 1:

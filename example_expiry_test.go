@@ -131,5 +131,5 @@ func Example_timeWindow() {
 	// 09:50 login:ann: new false
 	// 11:50 login:ann: new true
 	// 13:00 login:ann: new true
-	// burst: 39988 new, 0 failed, the filter doubled 3 times
+	// burst: 39996 new, 0 failed, the filter doubled 3 times
 }

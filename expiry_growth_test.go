@@ -24,13 +24,13 @@ func TestExpiringGrowableConfig(t *testing.T) {
 	}{
 		{Config{Capacity: 1000, MaxCapacity: 64000, Generations: 4}, nil},
 		{Config{Capacity: 1000, MaxCapacity: 64000, Generations: 4, Layout: SemiSorted}, nil},
-		{Config{Capacity: 1000, MaxCapacity: 1 << 20, Generations: 4, FingerprintBits: 20}, nil},
-		{Config{Capacity: 1000, MaxCapacity: 1 << 20, Generations: 4, FingerprintBits: 21},
-			[]string{"MaxCapacity", "10 doublings and Generations 4's 2 generation bits", "at most 20 bits, not 21", "lower Generations", "lower FingerprintBits", "raise Capacity", "lower MaxCapacity"}},
+		{Config{Capacity: 1000, MaxCapacity: 1 << 20, Generations: 4, FingerprintBits: 19}, nil},
+		{Config{Capacity: 1000, MaxCapacity: 1 << 20, Generations: 4, FingerprintBits: 20},
+			[]string{"FingerprintBits 20, Generations 4 (2 bits) and MaxCapacity 1048576 (11 doublings from Capacity 1000)", "11 doublings and 2 generation bits", "at most 19 bits, not 20", "FingerprintBits 19", "MaxCapacity 1024000"}},
 		{Config{Capacity: 1000, MaxCapacity: 1 << 20, Generations: 256, FalsePositiveRate: 1e-6},
-			[]string{"MaxCapacity", "Generations 256's 8 generation bits", "at most 14 bits", "raise FalsePositiveRate"}},
+			[]string{"MaxCapacity", "Generations 256 (8 bits)", "at most 13 bits", "FalsePositiveRate 0.00"}},
 		{Config{Capacity: 1000, MaxCapacity: 1 << 20, FingerprintBits: 24},
-			[]string{"with 10 doublings, a slot holds fingerprints of at most 22 bits, not 24", "or lower FingerprintBits"}},
+			[]string{"with 11 doublings, a slot holds fingerprints of at most 21 bits, not 24", "FingerprintBits 21; or MaxCapacity 256000"}},
 	} {
 		for _, layout := range layouts {
 			cfg := c.cfg
@@ -81,7 +81,7 @@ type burstFilter interface {
 }
 
 // TestExpiringBurst runs a window of G = 4 ticks whose steady traffic
-// keeps a quarter of Capacity a tick, then, within one tick, a burst of 8
+// keeps a quarter of Capacity a tick, then, within one tick, a burst of 7
 // times Capacity, then the steady traffic again while the burst expires:
 // no insert fails while the live keys are within MaxCapacity, every key
 // inserted within the window is found after every tick, Len is exact, and
@@ -110,7 +110,7 @@ func TestExpiringBurst(t *testing.T) {
 				}
 				n := capacity / gens
 				if tick == burstTick {
-					n = 8 * capacity
+					n = 7 * capacity
 				}
 				keys := make([]uint64, n)
 				for i := range keys {

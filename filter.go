@@ -93,6 +93,12 @@ func (f *Filter[T]) InsertHash(h uint64) error {
 // key seen once a generation never expires. There, too, a copy of another
 // key with the same fingerprint and buckets can stand for it, so do not
 // Delete keys that InsertUnique refreshed either.
+//
+// A harness that counts new keys by InsertUnique's true undercounts by its
+// false positives: of D distinct keys it misses about D x FalsePositiveRate
+// (each new key is taken for a repeat with at most the rate's probability,
+// the filter at Capacity). For a count exact in expectation, fewer than
+// one missed key, set FalsePositiveRate below 1/D: 1e-7 for a million keys.
 func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	h := f.Hash(key)
 	if f.c.t.genBits != 0 {
@@ -103,6 +109,32 @@ func (f *Filter[T]) InsertUnique(key T) (bool, error) {
 	}
 	err := f.InsertHash(h)
 	return err == nil, err
+}
+
+// InsertFor is Insert for a key of an expiring filter that lives ticks
+// calls of Advance, 1 to Generations, instead of Generations: at least
+// ticks-1 and at most ticks ticks. Its slot takes the generation that the
+// ticks-th Advance from now clears, so InsertFor(key, Generations) is
+// Insert(key). Other ticks, or a filter whose keys never expire, return an
+// error wrapping ErrLifetime and change nothing.
+func (f *Filter[T]) InsertFor(key T, ticks int) error { return f.c.insertFor(f.Hash(key), ticks) }
+
+// InsertUniqueFor is InsertUnique with InsertFor's lifetime: an absent key
+// is inserted to live ticks calls of Advance; a present key's copy with the
+// most life left is given ticks if it has less, and is never shortened.
+// Its errors are InsertFor's and InsertUnique's.
+func (f *Filter[T]) InsertUniqueFor(key T, ticks int) (bool, error) {
+	h := f.Hash(key)
+	if f.c.t.data == nil {
+		return false, errZeroFilter
+	}
+	if _, err := f.c.t.lifeGen(0, ticks); err != nil {
+		return false, err
+	}
+	if f.c.t.genBits == 0 { // G = 1: every key lives one tick
+		return f.InsertUnique(key)
+	}
+	return f.c.insertUniqueFor(h, uint(ticks))
 }
 
 // Delete removes one copy of key (in an expiring filter, the oldest) and
@@ -136,7 +168,7 @@ func (f *Filter[T]) Reset() {
 		clear(c.t.data)
 		c.t.setGen(0)
 	}
-	c.count, c.rng = 0, c.h.seed
+	c.count, c.rng, c.wait = 0, c.h.seed, 0
 }
 
 // Len is the number of items stored.
@@ -213,8 +245,26 @@ func (c *reader) estimatedFPR() float64 {
 // most G times: G calls expire every key. With G = 1 Advance empties the
 // filter; without Generations it does nothing and returns 0. It is one
 // pass over the table, in order, writing the buckets it changes, and
-// allocates nothing.
+// allocates nothing, but where it halves: a filter that grew (MaxCapacity)
+// halves its table, as many times as its live keys fit the smaller table's
+// Capacity (Info.TableCapacity), never below its first table, and not
+// within G calls of Advance of a doubling, so a burst's memory comes back
+// once its keys expire and a steady window keeps one size. A halving that
+// cannot place every key changes nothing, and is tried again G calls
+// later.
 func (f *Filter[T]) Advance() int { return f.c.advance() }
+
+// Shrink halves a grown filter's table as many times as its keys fit the
+// smaller table's Capacity (Info.TableCapacity), never below the first
+// table, and reports whether it halved: the step an expiring filter's
+// Advance takes by itself, for a growable filter whose keys were deleted.
+// Every key stays, and the rate stays within the configured one. A halving
+// that cannot place every key leaves the filter as it was. It allocates
+// the smaller table.
+func (f *Filter[T]) Shrink() bool {
+	halved, _ := f.c.shrink()
+	return halved
+}
 
 // Generations is Config.Generations: 0 for a filter whose keys never expire.
 func (f *Filter[T]) Generations() int { return int(f.c.t.gens) }

@@ -104,17 +104,7 @@ func (t *table) expire(id uint) int {
 // insertUniqueExpiring is InsertUnique for an expiring table: a present
 // key's youngest copy moves to the current generation, in place.
 func (c *core) insertUniqueExpiring(h uint64) (bool, error) {
-	b, v, s := c.t.copies(h)
-	if j, k := c.t.oldest(&s, v, c.t.genV, true); k >= 0 {
-		if x := s[j][k]&uint32(c.t.keyMask) | c.t.genV; s[j][k] != x {
-			c.t.replace(b[j], s[j], uint(k), x)
-		}
-		return false, nil
-	}
-	if err := c.insertHash(h); err != nil {
-		return false, err
-	}
-	return true, nil
+	return c.insertUniqueFor(h, c.t.gens)
 }
 
 // delete removes the oldest copy of the key of hash h.
@@ -133,7 +123,8 @@ func (c *core) delete(h uint64) bool {
 }
 
 // advance is Advance: the next generation becomes current, and the slots
-// stored in it G generations ago are cleared; it returns how many.
+// stored in it G generations ago are cleared; it returns how many. A grown
+// table then halves if its live keys fit a smaller one (settle).
 func (c *core) advance() int {
 	t := &c.t
 	switch t.gens {
@@ -143,11 +134,17 @@ func (c *core) advance() int {
 		n := c.count
 		clear(t.data)
 		c.count = 0
+		if t.g > 0 {
+			c.settle()
+		}
 		return n
 	}
 	id := (t.gen() + 1) % t.gens
 	t.setGen(id)
 	n := t.expire(id)
 	c.count -= n
+	if t.g > 0 { // a table that can have grown
+		c.settle()
+	}
 	return n
 }

@@ -259,7 +259,12 @@ func (c *core) insertGrowing(x *placedKey, failed bool) error {
 	}
 }
 
-func (c *core) grow() { c.t = c.t.double() }
+// grow doubles the table; an expiring one then waits G calls of Advance
+// before it may halve (shrink.go).
+func (c *core) grow() {
+	c.t = c.t.double()
+	c.wait = int(c.t.gens)
+}
 
 // insertGrown is insertGrowing for the key of hash h, which has just failed
 // with ErrFull; apart, to keep the placedKey out of insert's frame.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLayeredOther checks the layered alternate map at every stage of
@@ -94,9 +95,9 @@ func TestDoublingKeepsEverything(t *testing.T) {
 }
 
 // TestGrowableConfig checks MaxCapacity's validation and the geometry it
-// gives: errors name the field; a growable filter's final table is the
-// size of a fixed filter's for MaxCapacity within the rounding the design
-// allows (1.25x), and its first holds at least Capacity.
+// gives: errors name the field; a growable filter's first table is
+// Capacity's (at least minBaseBuckets), whatever MaxCapacity is, doubled
+// the fewest times that reach a fixed filter's for MaxCapacity.
 func TestGrowableConfig(t *testing.T) {
 	for _, c := range []struct {
 		cfg  Config
@@ -109,6 +110,7 @@ func TestGrowableConfig(t *testing.T) {
 		// The widths that can grow that far are named.
 		{Config{Capacity: 1000, MaxCapacity: 4000, FingerprintBits: 32}, "fingerprints of at most 30 bits, not 32"},
 		{Config{Capacity: 1000, MaxCapacity: 1000 << 20, FalsePositiveRate: 1e-6}, "fingerprints of at most 12 bits, not 23"},
+		{Config{Capacity: 1000, MaxCapacity: 1 << 20, FalsePositiveRate: 1e-6}, "fingerprints of at most 21 bits, not 23"}, // 2^10.03 times: 11 doublings
 	} {
 		_, err := New[uint64](c.cfg)
 		if !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), c.want) {
@@ -124,9 +126,14 @@ func TestGrowableConfig(t *testing.T) {
 					t.Fatalf("%+v: %v", cfg, err)
 				}
 				fixed := mustNew[uint64](t, Config{Capacity: c[1], FingerprintBits: f, Layout: layout})
-				final := g.c.t.m0 << g.c.t.g
-				if final < fixed.c.t.m || float64(final) > 1.25*float64(fixed.c.t.m) {
-					t.Errorf("%+v: %d buckets grown, a fixed filter for MaxCapacity has %d", cfg, final, fixed.c.t.m)
+				first := mustNew[uint64](t, Config{Capacity: c[0], FingerprintBits: f, Layout: layout})
+				m0, final := g.c.t.m0, g.c.t.m0<<g.c.t.g
+				switch {
+				case g.c.t.g == 0:
+				case m0 != first.c.t.m && (m0 < minBaseBuckets || m0 > minBaseBuckets+4):
+					t.Errorf("%+v: a first table of %d buckets, Capacity's has %d", cfg, m0, first.c.t.m)
+				case final < fixed.c.t.m || final>>1 >= fixed.c.t.m:
+					t.Errorf("%+v: %d buckets grown, not the fewest doublings to a fixed filter for MaxCapacity's %d", cfg, final, fixed.c.t.m)
 				}
 				if g.c.t.stageCapacity() < min(c[0], c[1]) && g.c.t.g > 0 {
 					t.Errorf("%+v: the first table holds %d, Capacity is %d", cfg, g.c.t.stageCapacity(), c[0])
@@ -596,6 +603,49 @@ func TestFingerprintUniform(t *testing.T) {
 	for fp := 1; fp <= 15; fp++ {
 		if c := counts[fp]; c < n/15*9/10 || c > n/15*11/10 {
 			t.Fatalf("fingerprint %d drawn %d times of %d", fp, c, n)
+		}
+	}
+}
+
+// TestFirstTableIsCapacitys checks that a growable filter starts from the
+// table Capacity needs whatever MaxCapacity is: a MaxCapacity between two
+// powers of two of Capacity takes the doublings to the larger, so a window
+// for 10 times its keys costs no more bytes than one for 16 times, and
+// Info's TableCapacity doubles with each doubling.
+func TestFirstTableIsCapacitys(t *testing.T) {
+	for _, layout := range layouts {
+		cfg, err := WindowConfig(1_000, time.Hour, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Layout = layout
+		none := mustNew[uint64](t, cfg)
+		size := map[int]int{}
+		for _, x := range []int{2, 3, 10, 16} {
+			c := cfg
+			c.MaxCapacity = x * cfg.Capacity
+			f := mustNew[uint64](t, c)
+			if f.c.t.m0 != none.c.t.m {
+				t.Errorf("%v, MaxCapacity %dx: a first table of %d buckets, Capacity's has %d", layout, x, f.c.t.m0, none.c.t.m)
+			}
+			if i := f.Info(); i.TableCapacity != cfg.Capacity {
+				t.Errorf("%v, MaxCapacity %dx: TableCapacity %d, want Capacity %d", layout, x, i.TableCapacity, cfg.Capacity)
+			}
+			size[x] = f.SizeBytes()
+			for i := 0; f.Len() < c.MaxCapacity; i++ {
+				if err := f.Insert(uint64(i)); err != nil {
+					t.Fatalf("%v, MaxCapacity %dx: %v at %d keys", layout, x, err, f.Len())
+				}
+				if i := f.Info(); i.TableCapacity != cfg.Capacity<<i.Doublings {
+					t.Fatalf("%v, MaxCapacity %dx: TableCapacity %d after %d doublings", layout, x, i.TableCapacity, i.Doublings)
+				}
+			}
+			if i := f.Info(); i.TableCapacity < c.MaxCapacity || i.Doublings != i.MaxDoublings {
+				t.Errorf("%v, MaxCapacity %dx: TableCapacity %d after %d of %d doublings", layout, x, i.TableCapacity, i.Doublings, i.MaxDoublings)
+			}
+		}
+		if size[10] > size[16] || size[3] > size[16] {
+			t.Errorf("%v: SizeBytes %v by MaxCapacity / Capacity: 10x or 3x above 16x", layout, size)
 		}
 	}
 }

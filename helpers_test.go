@@ -1,6 +1,7 @@
 package cuckoo
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math/bits"
@@ -398,6 +399,12 @@ func goCommand(t *testing.T, name, main string, args ...string) *exec.Cmd {
 // newTable is an empty fixed table of m buckets of f-bit fingerprints.
 func newTable(m uint64, f uint, layout Layout) table { return newStage(m, f, 0, 0, layout, 0) }
 
+// pinFirst gives the empty growable filter c a first table of m0 buckets
+// that doubles g times, for golden files made with an older sizing.
+func pinFirst(c *core, m0 uint64, g uint) {
+	c.t = newStage(m0, c.t.fbits, g, 0, c.t.layout, c.t.gens)
+}
+
 // containsGeneric reports whether the table holds the fingerprint of hash h
 // in either of its buckets, by the codec: the reference of the probes.
 func containsGeneric(t *table, h uint64) bool {
@@ -431,4 +438,27 @@ func expireByDecoding(t *table, id uint) int {
 		}
 	}
 	return n
+}
+
+// goldenBytes compares enc with testdata/file, writing the file first with
+// -update, and returns the file's bytes.
+func goldenBytes(tb testing.TB, file string, enc []byte) []byte {
+	tb.Helper()
+	path := filepath.Join("testdata", file)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(path, enc, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	golden, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if !bytes.Equal(golden, enc) {
+		tb.Fatalf("the filter built here encodes differently from %s", path)
+	}
+	return golden
 }

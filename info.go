@@ -10,9 +10,14 @@ type Info struct {
 	Len         int // items stored
 	Capacity    int // as Filter.Capacity: the distinct keys the empty table accepts
 	MaxCapacity int // Config.MaxCapacity for a growable filter, else Capacity
-	Buckets     int // buckets of the current table
-	Slots       int // Buckets * 4
-	SizeBytes   int // the table's memory, as SizeBytes
+	// TableCapacity is the distinct keys the current table promises to
+	// take: Capacity, doubled with each doubling (the last table's is at
+	// least MaxCapacity) and halved with each halving (Filter.Shrink, an
+	// expiring filter's Advance), which the keys must fit.
+	TableCapacity int
+	Buckets       int // buckets of the current table
+	Slots         int // Buckets * 4
+	SizeBytes     int // the table's memory, as SizeBytes
 
 	Doublings    int // how many times a growable filter has doubled
 	MaxDoublings int // how many times it can double in all; 0 for a fixed filter
@@ -30,8 +35,8 @@ type Info struct {
 
 // String is the Info in one line, with every field.
 func (i Info) String() string {
-	return fmt.Sprintf("len=%d capacity=%d maxCapacity=%d buckets=%d slots=%d bytes=%d doublings=%d/%d fingerprintBits=%d layout=%v load=%s fpr=%s maxKicks=%d keyed=%t generation=%d/%d",
-		i.Len, i.Capacity, i.MaxCapacity, i.Buckets, i.Slots, i.SizeBytes, i.Doublings, i.MaxDoublings,
+	return fmt.Sprintf("len=%d capacity=%d maxCapacity=%d tableCapacity=%d buckets=%d slots=%d bytes=%d doublings=%d/%d fingerprintBits=%d layout=%v load=%s fpr=%s maxKicks=%d keyed=%t generation=%d/%d",
+		i.Len, i.Capacity, i.MaxCapacity, i.TableCapacity, i.Buckets, i.Slots, i.SizeBytes, i.Doublings, i.MaxDoublings,
 		i.FingerprintBits, i.Layout, strconv.FormatFloat(i.LoadFactor, 'g', 4, 64),
 		strconv.FormatFloat(i.EstimatedFalsePositiveRate, 'g', 3, 64), i.MaxKicks, i.Keyed, i.Generation, i.Generations)
 }
@@ -40,7 +45,7 @@ func (i Info) String() string {
 // MaxKicks, table size in bytes and current generation.
 func (r *reader) info(maxKicks, size int, gen uint) Info {
 	return Info{
-		Len: r.count, Capacity: r.capacity, MaxCapacity: r.maxCapacity,
+		Len: r.count, Capacity: r.capacity, MaxCapacity: r.maxCapacity, TableCapacity: r.tableCapacity(),
 		Buckets: int(r.t.m), Slots: r.slots(), SizeBytes: size,
 		Doublings: int(r.t.k), MaxDoublings: int(r.t.g),
 		FingerprintBits: int(r.t.fbits), Layout: r.t.layout,
@@ -48,6 +53,15 @@ func (r *reader) info(maxKicks, size int, gen uint) Info {
 		MaxKicks: maxKicks, Keyed: r.h.sip() != nil,
 		Generations: int(r.t.gens), Generation: int(gen),
 	}
+}
+
+// tableCapacity is Info.TableCapacity: Capacity << k, which the table of
+// stage k promises, as its buckets are at least Capacity's doubled k times.
+func (r *reader) tableCapacity() int {
+	if r.t.k == 0 {
+		return r.capacity
+	}
+	return min(r.capacity<<r.t.k, r.slots())
 }
 
 // config is the Config that makes an empty filter like r's (seed, width,

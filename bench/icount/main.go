@@ -16,7 +16,9 @@
 // instead of looking keys up (on a filter of 4 generations whose fill took
 // one Advance every N/4 keys, so that each Advance clears a quarter of the
 // keys and then finds none of its generation); buckets prints the filter's
-// bucket count and counts nothing.
+// bucket count and counts nothing. With grow and gen, an Advance may halve
+// the table once the keys left fit a smaller one, and then counts the
+// halving too: from a million keys, the third Advance after the fill does.
 package main
 
 import (
