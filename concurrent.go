@@ -71,10 +71,13 @@ import (
 // copies the table and publishes the merge: it seals the old table first,
 // and a claim that sees the seal after its compare-and-swap, which the copy
 // may have missed, waits for Merge and, if it replaced the table, inserts
-// again (the key may then be stored twice). Advance changes the generation
-// inserts store (genV, which claims load) and clears the old generation's
-// slots in sessions: an insert stores a generation current at some moment
-// during its call.
+// again (the key may then be stored twice). Advance clears the reused
+// generation's slots in sessions first and only then stores it as the one
+// inserts take (genV, which claims load): stored before the pass, a claim
+// of it into a bucket the pass had yet to reach would be cleared at once.
+// Reset stores generation 0 before it publishes its table, so a claim that
+// loads the new table loads it. An insert stores a generation current at
+// some moment during its call.
 //
 // InsertUnique looks first without a lock: a key found (in an expiring
 // table, in the current generation) returns false. Else it decides and
