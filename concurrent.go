@@ -2,6 +2,7 @@ package cuckoo
 
 import (
 	"fmt"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -584,20 +585,29 @@ func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 	return c.add(h)
 }
 
-// add inserts the key of hash h: in a free table by a claim of a slot of
-// either bucket, both read first so that their misses overlap, without a
-// lock; a slot across two words holding its bucket's stripe alone; both
-// buckets full, by put. A claim that Merge may have missed (sealed) waits
-// for it and, if Merge replaced the table, inserts again in the new one.
+// add inserts the key of hash h: in a free table by a claim of the first
+// claimable slot of its first bucket that has one, both read first so that
+// their misses overlap, the choice made without a branch on a slot's
+// position; by a claim of a slot across two words holding its bucket's
+// stripe alone (fillHeld); else, or if another claim took the slot first,
+// by put. A claim that Merge may have missed (sealed) waits for it and, if
+// Merge replaced the table, inserts again in the new one.
 func (c *concurrent) add(h uint64) error {
 	if s := c.cur.Load(); s.free {
 		t := &s.t
 		fp, i1 := t.locate(h)
 		i2 := t.alt(i1, fp)
 		v := fp | c.genV.Load() // 0 if keys never expire
+		p1, p2 := i1*uint64(t.bbits), i2*uint64(t.bbits)
 		w1, w2 := s.word(i1), s.word(i2)
-		ok := s.claim(i1, w1, v, false) || s.claim(i2, w2, v, false)
-		if !ok && t.lanes.zero64(w1)|t.lanes.zero64(w2) != 0 { // room across two words
+		p, z := p1, s.claimable(p1, w1)
+		if z == 0 {
+			p, z = p2, s.claimable(p2, w2)
+		}
+		ok := false
+		if z != 0 {
+			ok = s.claim(p+uint64(bits.TrailingZeros64(z))+1-uint64(t.f), v)
+		} else if t.lanes.zero64(w1)|t.lanes.zero64(w2) != 0 { // room across two words
 			i := i1
 			if t.lanes.zero64(w1) == 0 {
 				i = i2
@@ -625,7 +635,7 @@ func (c *concurrent) add(h uint64) error {
 func (c *concurrent) fillHeld(s *ctable, b uint64, v uint32) bool {
 	l := &c.locks[b&s.smask]
 	l.lock()
-	ok := c.cur.Load() == s && s.claim(b, s.word(b), v, true)
+	ok := c.cur.Load() == s && s.claimHeld(b, s.word(b), v)
 	l.release(0)
 	return ok
 }

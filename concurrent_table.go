@@ -252,32 +252,48 @@ func (s *ctable) rewrite(b, w, x uint64, insert bool) {
 	}
 }
 
-// claim puts v into an empty slot of one-word bucket b of a free table,
-// read as w, without a lock: one compare-and-swap of the aligned word that
-// holds the slot, which fails if any bit of that word changed meanwhile,
-// and is tried again while the slot is still empty. So two claims never
-// take one slot, and a claim never changes a bit but its slot's: holders'
-// flips of their full slots commute with it. A slot across two words
-// cannot be claimed so: only a holder of the bucket's stripe fills it
-// (held), by ors, as no claim touches it. It reports whether v went in.
-func (s *ctable) claim(b, w uint64, v uint32, held bool) bool {
+// claimable marks, as zero64 does, the empty slots of one-word bucket w
+// at bit p of a free table that a claim can take: those within one
+// aligned word. A slot across a word boundary, the boundary d bits into
+// the bucket (none if d is 64), has its top bit d to d+f-2 bits in.
+func (s *ctable) claimable(p, w uint64) uint64 {
 	t := &s.t
-	for z := t.lanes.zero64(w); z != 0; z &= z - 1 {
-		p := b*uint64(t.bbits) + uint64(bits.TrailingZeros64(z)) + 1 - uint64(t.f)
-		i, sh := p>>6, p&63
-		if sh+uint64(t.f) > 64 {
-			if held {
-				s.fill(p, v)
-				return true
-			}
-			continue
+	return t.lanes.zero64(w) &^ (t.slotMax >> 1 << (64 - p&63))
+}
+
+// claim puts v into the empty slot at bit p of a free table, within one
+// aligned word, without a lock: one compare-and-swap of that word, which
+// fails if any bit of it changed meanwhile, and is tried again while the
+// slot is still empty. So two claims never take one slot, and a claim never
+// changes a bit but its slot's: holders' flips of their full slots commute
+// with it. It reports whether v went in.
+func (s *ctable) claim(p uint64, v uint32) bool {
+	i, sh := p>>6, p&63
+	x, slot := &s.words[i], le64(s.t.slotMax<<sh)
+	for old := atomic.LoadUint64(x); old&slot == 0; old = atomic.LoadUint64(x) {
+		if atomic.CompareAndSwapUint64(x, old, old|le64(uint64(v)<<sh)) {
+			s.rec.flip(s, i, le64(uint64(v)<<sh))
+			return true
 		}
-		x, slot := &s.words[i], le64(t.slotMax<<sh)
-		for old := atomic.LoadUint64(x); old&slot == 0; old = atomic.LoadUint64(x) {
-			if atomic.CompareAndSwapUint64(x, old, old|le64(uint64(v)<<sh)) {
-				s.rec.flip(s, i, le64(uint64(v)<<sh))
-				return true
-			}
+	}
+	return false
+}
+
+// claimHeld puts v into an empty slot of one-word bucket b of a free
+// table, read as w, whose stripe the caller holds: a slot across two words,
+// which no claim touches, by ors (fill); another by a claim.
+func (s *ctable) claimHeld(b, w uint64, v uint32) bool {
+	t := &s.t
+	p := b * uint64(t.bbits)
+	c := s.claimable(p, w)
+	for z := t.lanes.zero64(w); z != 0; z &= z - 1 {
+		q := p + uint64(bits.TrailingZeros64(z)) + 1 - uint64(t.f)
+		if z&-z&c == 0 {
+			s.fill(q, v)
+			return true
+		}
+		if s.claim(q, v) {
+			return true
 		}
 	}
 	return false
@@ -291,7 +307,7 @@ func (s *ctable) claim(b, w uint64, v uint32, held bool) bool {
 func (s *ctable) addTo(b, lo, hi uint64, v uint32) bool {
 	t := &s.t
 	if s.free {
-		return s.claim(b, lo, v, true)
+		return s.claimHeld(b, lo, v)
 	}
 	if t.layout == Packed {
 		var p uint64
