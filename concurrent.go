@@ -218,10 +218,10 @@ func (f *ConcurrentFilter[T]) ContainsHash(h uint64) bool {
 
 // Count is Filter.Count; while writers run, it counts what the buckets held
 // at one moment during the call, give or take copies inserted meanwhile.
-func (f *ConcurrentFilter[T]) Count(key T) int { return f.c.countHash(f.Hash(key)) }
+func (f *ConcurrentFilter[T]) Count(key T) int { return f.c.copies(f.c.keys, 0, unsafe.Pointer(&key)) }
 
 // CountHash is Count for a key hashed with Hash.
-func (f *ConcurrentFilter[T]) CountHash(h uint64) int { return f.c.countHash(h) }
+func (f *ConcurrentFilter[T]) CountHash(h uint64) int { return f.c.copies(probeHashed, h, nil) }
 
 // Insert adds key, with Filter.Insert's errors and promises, beside other
 // writers and lookups: a failed insert leaves every key where a lookup
@@ -530,11 +530,29 @@ func (c *concurrent) lookupKey(p unsafe.Pointer) bool {
 // buckets itself, so that lookup keeps only h live.
 func (c *concurrent) lookupAt(s *ctable, h uint64) bool { return c.countIn(s, h) > 0 }
 
-// countHash is Count.
-func (c *concurrent) countHash(h uint64) int {
+// copies is Count and CountHash: the key of key class pk as lookup takes
+// it, hashed by the case of lookup's switch on pk and the current table's
+// probe, then counted by countIn, whose reads are validated whatever they
+// count. A zero ConcurrentFilter (no table) counts none.
+func (c *concurrent) copies(pk probeKind, h uint64, p unsafe.Pointer) int {
 	s := c.cur.Load()
 	if s == nil {
 		return 0
+	}
+	switch (pk | s.t.probe) & 63 {
+	case probeInts | probe8, probeInts | probeBytes, probeInts | probeNibbles, probeInts | probe16,
+		probeInts | probeSemi, probeInts | probeSemiNibbles, probeInts | probeExpSemi,
+		probeInts | probeGrownNarrow, probeInts | probeGrown, probeInts | probeGeneric:
+		h = c.h.u64(*(*uint64)(p))
+	case probeKeys | probe8, probeKeys | probeBytes, probeKeys | probeNibbles, probeKeys | probe16,
+		probeKeys | probeSemi, probeKeys | probeSemiNibbles, probeKeys | probeExpSemi,
+		probeKeys | probeGrownNarrow, probeKeys | probeGrown, probeKeys | probeGeneric:
+		h = c.h.otherKey(c.kind, p)
+	case probeHashed | probe8, probeHashed | probeBytes, probeHashed | probeNibbles, probeHashed | probe16,
+		probeHashed | probeSemi, probeHashed | probeSemiNibbles, probeHashed | probeExpSemi,
+		probeHashed | probeGrownNarrow, probeHashed | probeGrown, probeHashed | probeGeneric:
+	default:
+		return 0 // values no probe and key class make
 	}
 	return c.countIn(s, h)
 }

@@ -25,7 +25,8 @@ var probeConfigs = []Config{
 // TestProbeKinds pins that every way of making a filter, a view or a
 // concurrent filter gives its reader the key class and its table the probe
 // New gives the same Config (a grown table: that of its stage), and that
-// lookups and counts through them answer as the codec does.
+// lookups and counts through them answer as the codec does: a concurrent
+// filter's through its own lookup and copies too.
 func TestProbeKinds(t *testing.T) {
 	t.Parallel()
 	seen := map[probeKind]bool{}
@@ -37,9 +38,13 @@ func TestProbeKinds(t *testing.T) {
 					c.Key = [16]byte{1, 2, 3}
 				}
 				seen[mustNew[uint64](t, c).c.t.probe] = true // a growable one's first stage
-				for name, r := range probeReaders(t, c) {
+				rs, cs := probeReaders(t, c)
+				for name, r := range rs {
 					checkProbe(t, name, r, c)
 					seen[r.t.probe] = true
+				}
+				for name, cc := range cs {
+					checkConcurrentProbe(t, name, cc, c)
 				}
 			}
 		})
@@ -52,8 +57,9 @@ func TestProbeKinds(t *testing.T) {
 }
 
 // probeReaders makes a filter of cfg in every way there is, fills it to
-// half its capacity (or grows it), and returns each one's reader.
-func probeReaders(t *testing.T, cfg Config) map[string]reader {
+// half its capacity (or grows it), and returns each one's reader, and the
+// state of each concurrent one.
+func probeReaders(t *testing.T, cfg Config) (map[string]reader, map[string]*concurrent) {
 	t.Helper()
 	keys := make([]uint64, cfg.Capacity/2)
 	if cfg.MaxCapacity > 0 {
@@ -129,7 +135,6 @@ func probeReaders(t *testing.T, cfg Config) map[string]reader {
 	c := NewConcurrentFrom(f)
 	rs["NewConcurrentFrom"] = c.c.view()
 	rs["Snapshot"] = c.Snapshot().c.reader
-	rs["ConcurrentFilter.Clone"] = c.Clone().c.view()
 	nc := mustNewConcurrent[uint64](t, cfg)
 	for _, k := range keys {
 		if err := nc.Insert(k); err != nil {
@@ -137,7 +142,37 @@ func probeReaders(t *testing.T, cfg Config) map[string]reader {
 		}
 	}
 	rs["NewConcurrent"] = nc.c.view()
-	return rs
+	cc := c.Clone()
+	rs["ConcurrentFilter.Clone"] = cc.c.view()
+	return rs, map[string]*concurrent{"NewConcurrentFrom": &c.c, "ConcurrentFilter.Clone": &cc.c, "NewConcurrent": &nc.c}
+}
+
+// checkConcurrentProbe checks c's key class, and its lookups and counts
+// through its own switch (concurrent.lookup and concurrent.copies, which
+// Contains, Count and their Hash forms take) against the codec.
+func checkConcurrentProbe(t *testing.T, name string, c *concurrent, cfg Config) {
+	t.Helper()
+	if want := mustNew[uint64](t, cfg).c.keys; c.keys != want {
+		t.Errorf("concurrent %s: key class %#x, want %#x", name, c.keys, want)
+	}
+	r := c.view()
+	for i := range 2 * cfg.Capacity {
+		k := intKey(i)
+		h := r.hash(unsafe.Pointer(&k))
+		n := r.t.countMatches(r.t.place(h))
+		if got := c.lookup(c.keys, 0, unsafe.Pointer(&k)); got != (n > 0) {
+			t.Fatalf("concurrent %s: lookup of key %d: %v, the codec counts %d", name, i, got, n)
+		}
+		if got := c.lookup(probeHashed, h, nil); got != (n > 0) {
+			t.Fatalf("concurrent %s: lookup of hash of key %d: %v, the codec counts %d", name, i, got, n)
+		}
+		if got := c.copies(c.keys, 0, unsafe.Pointer(&k)); got != n {
+			t.Fatalf("concurrent %s: count of key %d: %d, the codec says %d", name, i, got, n)
+		}
+		if got := c.copies(probeHashed, h, nil); got != n {
+			t.Fatalf("concurrent %s: count of hash of key %d: %d, the codec says %d", name, i, got, n)
+		}
+	}
 }
 
 // checkProbe checks r's key class and probe, and its lookups: of keys
@@ -184,7 +219,7 @@ func checkProbe(t *testing.T, name string, r reader, cfg Config) {
 }
 
 // TestProbeKeyClasses pins the key class of each key type, and that of a
-// zero reader, which finds nothing.
+// zero reader and a zero concurrent filter, which find nothing.
 func TestProbeKeyClasses(t *testing.T) {
 	t.Parallel()
 	cfg := Config{Capacity: 100}
@@ -209,5 +244,10 @@ func TestProbeKeyClasses(t *testing.T) {
 	if r.t.probe != probeNone || r.lookup(r.keys, 0, unsafe.Pointer(&k)) || r.containsHash(1) ||
 		r.copies(r.keys, 0, unsafe.Pointer(&k)) != 0 || r.copies(probeHashed, 1, nil) != 0 {
 		t.Error("a zero reader found a key")
+	}
+	var c concurrent
+	if c.lookup(c.keys, 0, unsafe.Pointer(&k)) || c.lookup(probeHashed, 1, nil) ||
+		c.copies(c.keys, 0, unsafe.Pointer(&k)) != 0 || c.copies(probeHashed, 1, nil) != 0 {
+		t.Error("a zero concurrent filter found a key")
 	}
 }
