@@ -2,7 +2,6 @@ package cuckoo
 
 import (
 	"fmt"
-	"math/bits"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -616,15 +615,10 @@ func (c *concurrent) add(h uint64) error {
 		fp, i1 := t.locate(h)
 		i2 := t.alt(i1, fp)
 		v := fp | c.genV.Load() // 0 if keys never expire
-		p1, p2 := i1*uint64(t.bbits), i2*uint64(t.bbits)
 		w1, w2 := s.word(i1), s.word(i2)
-		p, z := p1, s.claimable(p1, w1)
-		if z == 0 {
-			p, z = p2, s.claimable(p2, w2)
-		}
-		ok := false
-		if z != 0 {
-			ok = s.claim(p+uint64(bits.TrailingZeros64(z))+1-uint64(t.f), v)
+		p, ok := s.slotFor(i1, w1, i2, w2)
+		if ok {
+			ok = s.claim(p, v)
 		} else if t.lanes.zero64(w1)|t.lanes.zero64(w2) != 0 { // room across two words
 			i := i1
 			if t.lanes.zero64(w1) == 0 {
@@ -680,16 +674,53 @@ func (c *concurrent) insertHashes(hs []uint64) (int, error) {
 }
 
 // insertUnique is InsertUnique: a key already there, in a table that
-// does not expire, answers by lookup's probe, before put looks up its
-// buckets.
+// does not expire, answers by lookup's probe; a new one in a free table is
+// decided and claimed holding one stripe (claimUnique); anything else goes
+// to put.
 func (c *concurrent) insertUnique(h uint64) (bool, error) {
 	if c.kind == kindInvalid {
 		return false, errZeroConcurrent
 	}
-	if c.cur.Load().t.genBits == 0 && c.lookup(probeHashed, h, nil) {
-		return false, nil
+	if s := c.cur.Load(); s.t.genBits == 0 {
+		if c.lookup(probeHashed, h, nil) {
+			return false, nil
+		}
+		if s.free && c.claimUnique(s, h) {
+			return true, nil
+		}
 	}
 	return c.put(h, true)
+}
+
+// claimUnique adds the key of hash h to free table s, which does not
+// expire, if its buckets lack it, holding the stripe of its first bucket
+// b1 alone, and reports whether it decided; if not, put decides. Of
+// concurrent calls for one key exactly one adds it, as each decides
+// holding b1's stripe, which put takes too. Meanwhile the key's
+// fingerprint leaves neither bucket, as what moves or deletes it holds
+// both stripes, and claims only add; so the buckets read then tell whether
+// it is there, unless a session on b2's stripe tore the read of b2 (its
+// version, odd or changed, tells), which put decides again.
+func (c *concurrent) claimUnique(s *ctable, h uint64) bool {
+	t := &s.t
+	fp, i1 := t.locate(h)
+	i2 := t.alt(i1, fp)
+	l := &c.locks[i1&s.smask]
+	l.lock()
+	q := s.version(i2)
+	w1, w2 := s.word(i1), s.word(i2)
+	ok := c.cur.Load() == s && q&1 == 0 && s.version(i2) == q
+	if pat := uint64(fp) * t.lanes.onesLo; ok && t.lanes.anyZero(w1^pat, w2^pat) {
+		ok = false // there, or a false positive: put tells
+	} else if ok {
+		if p, room := s.slotFor(i1, w1, i2, w2); room {
+			ok = s.claim(p, fp)
+		} else { // a slot across two words, b1's alone held
+			ok = s.claimHeld(i1, w1, fp)
+		}
+	}
+	l.release(0)
+	return ok
 }
 
 // put inserts the key of hash h, holding stripes, and reports whether it

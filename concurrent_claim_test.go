@@ -252,3 +252,41 @@ func TestConcurrentClaimsBesideMerge(t *testing.T) {
 		})
 	}
 }
+
+// TestClaimable checks the slots a claim may take, for every width of a
+// free table and every offset of a bucket in its word: the empty ones
+// within one aligned word, none across two.
+func TestClaimable(t *testing.T) {
+	for f := 4; f <= 16; f++ {
+		c, err := NewConcurrent[uint64](Config{Capacity: 4096, FingerprintBits: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := c.c.cur.Load()
+		if !s.free {
+			t.Fatalf("f = %d: not a free table", f)
+		}
+		for b := range uint64(64) {
+			p := b * uint64(s.t.bbits)
+			for full := range uint64(16) { // which slots hold a value
+				var w uint64
+				for k := range uint64(4) {
+					if full>>k&1 != 0 {
+						w |= 1 << (k * uint64(f))
+					}
+				}
+				got := s.claimable(p, w)
+				for k := range uint64(4) {
+					lo, hi := p+k*uint64(f), p+(k+1)*uint64(f)-1
+					want := full>>k&1 == 0 && lo>>6 == hi>>6
+					if mark := got>>((k+1)*uint64(f)-1)&1 != 0; mark != want {
+						t.Fatalf("f = %d, bucket at bit %d, full slots %04b: slot %d claimable %v, want %v", f, p, full, k, mark, want)
+					}
+				}
+				if rest := got &^ s.t.lanes.topsLo; rest != 0 {
+					t.Fatalf("f = %d, bucket at bit %d: marks %#x outside the slots' top bits", f, p, rest)
+				}
+			}
+		}
+	}
+}

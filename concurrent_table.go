@@ -254,11 +254,27 @@ func (s *ctable) rewrite(b, w, x uint64, insert bool) {
 
 // claimable marks, as zero64 does, the empty slots of one-word bucket w
 // at bit p of a free table that a claim can take: those within one
-// aligned word. A slot across a word boundary, the boundary d bits into
-// the bucket (none if d is 64), has its top bit d to d+f-2 bits in.
+// aligned word. A slot across a word boundary d = -p mod 64 bits into the
+// bucket has its top bit d to d+f-2 bits in; with d = 0 (none) those bits
+// mark no slot, as a slot's top bit is f-1 bits in or more.
 func (s *ctable) claimable(p, w uint64) uint64 {
 	t := &s.t
-	return t.lanes.zero64(w) &^ (t.slotMax >> 1 << (64 - p&63))
+	return t.lanes.zero64(w) &^ (t.slotMax >> 1 << (-p & 63))
+}
+
+// slotFor is the bit of the first claimable slot of one-word bucket i1,
+// read as w1, else of i2, read as w2, and whether there is one: chosen
+// without a branch on a slot's position, which resolves only after the
+// buckets' misses.
+func (s *ctable) slotFor(i1, w1, i2, w2 uint64) (uint64, bool) {
+	t := &s.t
+	p1, p2 := i1*uint64(t.bbits), i2*uint64(t.bbits)
+	z1, z2 := s.claimable(p1, w1), s.claimable(p2, w2)
+	p, z := p1, z1
+	if z1 == 0 {
+		p, z = p2, z2
+	}
+	return p + uint64(bits.TrailingZeros64(z)) + 1 - uint64(t.f), z != 0
 }
 
 // claim puts v into the empty slot at bit p of a free table, within one

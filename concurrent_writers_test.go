@@ -426,3 +426,74 @@ func TestConcurrentResetBesideWriters(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentInsertUniqueAtOnce has one goroutine a core InsertUnique
+// the same key at the same moment, a new key each round: exactly one of
+// them adds it (none only where a false positive hides it, and then it is
+// found). Spread over a whole key set, as in
+// TestConcurrentInsertUniqueOnce, calls for one key rarely overlap; here
+// most do, as the goroutines spin until the round starts.
+func TestConcurrentInsertUniqueAtOnce(t *testing.T) {
+	goroutines := min(runtime.GOMAXPROCS(0), 4)
+	if goroutines < 2 {
+		t.Skip("needs two cores")
+	}
+	rounds := 20000
+	if raceEnabled || testing.Short() {
+		rounds = 3000
+	}
+	for name, cfg := range writerConfigs(rounds) {
+		t.Run(name, func(t *testing.T) {
+			f := mustNewConcurrent[uint64](t, cfg)
+			var ready atomic.Int64            // round r starts once it is (r+1)*goroutines
+			var inside, overlaps atomic.Int64 // calls under way; calls that began beside another
+			defer func() { t.Logf("%d of %d calls began beside another", overlaps.Load(), rounds*goroutines) }()
+			fresh := make([]atomic.Int32, rounds)
+			var failed atomic.Value
+			var wg sync.WaitGroup
+			for g := range goroutines {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					rng := rand.New(rand.NewPCG(uint64(g), 5))
+					for r := range int64(rounds) {
+						ready.Add(1)
+						for n := 0; ready.Load() < (r+1)*int64(goroutines); n++ {
+							if n%1024 == 1023 {
+								runtime.Gosched() // the machine may be busy
+							}
+						}
+						// The last to arrive starts first: a short wait of
+						// its own lets either start first.
+						for range rng.IntN(100) {
+							_ = ready.Load()
+						}
+						if inside.Add(1) > 1 {
+							overlaps.Add(1) // a busy machine makes them rare
+						}
+						added, err := f.InsertUnique(uint64(r))
+						inside.Add(-1)
+						if err != nil {
+							failed.Store(err)
+						}
+						if added {
+							fresh[r].Add(1)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			if err, _ := failed.Load().(error); err != nil {
+				t.Fatal(err)
+			}
+			for r := range fresh {
+				switch n := fresh[r].Load(); {
+				case n > 1:
+					t.Fatalf("round %d: the key was fresh to %d goroutines", r, n)
+				case n == 0 && !f.Contains(uint64(r)):
+					t.Fatalf("round %d: the key was fresh to none and is absent", r)
+				}
+			}
+		})
+	}
+}
