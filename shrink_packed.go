@@ -1,15 +1,16 @@
 package cuckoo
 
-// The halving of a packed table whose buckets are one word, a word at a
-// time (shrink.go halves through the codec).
+// The packed layout's halving, a merged bucket's values assembled in one
+// or two words with no branch on its slots (shrink.go halves through the
+// codec, the reference).
 
 // halveNarrow is halveSlots for a packed table whose halved buckets are
 // one word (classGrownNarrow), as doubleNarrow is the reverse: a merged
 // bucket of at most four values is assembled in a word with no branch on
 // its slots, in halveSlots' order, and or'ed in with one load and store;
-// one of more than four goes value by value (mergeOver). halveSlots, by the
-// codec's calls and a branch on each slot (mispredicted in a table a
-// quarter full), made a Packed halving 1.75 times as slow as a doubling
+// one of more than four goes through the codec (halveRange). halveSlots,
+// by the codec's calls and a branch on each slot (mispredicted in a table
+// a quarter full), made a Packed halving 1.75 times as slow as a doubling
 // (BenchmarkHalveVsDouble).
 func (t *table) halveNarrow(n *table) (over []overflowValue) {
 	bb, nb, bucket := uint64(t.bbits), uint64(n.bbits), uint64(1)<<(t.bbits&63)-1 // bbits < 64: f < 16
@@ -23,7 +24,8 @@ func (t *table) halveNarrow(n *table) (over []overflowValue) {
 		p += bb
 		x, ok := m.merge(w0, w1)
 		if !ok {
-			x, over = t.mergeOver(b, w0, w1, n.f, over)
+			over = t.halveRange(n, b, b+1, over)
+			continue
 		}
 		q := b * nb
 		store64(n.data, q>>3, load64(n.data, q>>3)|x<<(q&7))
@@ -108,22 +110,46 @@ func (c *compress) apply(w uint64, f uint) uint64 {
 	return w&^c.by2 | w&c.by2>>(2*f&63)
 }
 
-// mergeOver is halveNarrow's merge of buckets w0 and w1 holding more than
-// four values, value by value: the word of the first four, unsplit, and
-// over with the rest appended.
-func (t *table) mergeOver(b, w0, w1 uint64, nf uint, over []overflowValue) (x uint64, _ []overflowValue) {
-	f, s := t.f&31, uint(0)
-	for c, w := range [2]uint64{w0, w1} {
-		for ; w != 0; w >>= f {
-			switch v := uint32(w & t.slotMax); {
-			case v == 0:
-			case s < slotsPerBucket*nf:
-				x |= uint64(t.unsplit(v, uint64(c))) << (s & 63)
-				s += nf
-			default:
-				over = append(over, overflowValue{b, t.unsplit(v, uint64(c))})
-			}
+// halveWide is halveSlots for a packed table of two-word buckets (f > 16
+// halved), as halveNarrow for one-word ones: a merged bucket's values are
+// gathered unsplit with no branch on a slot (gather), and if they are at
+// most four, encoded and or'ed in; one of more goes through the codec
+// (halveRange).
+func (t *table) halveWide(n *table) (over []overflowValue) {
+	bb := uint64(t.bbits)
+	mlo, mhi := bucketMask(t.bbits)
+	p := uint64(0) // bucket 2b's first bit in t
+	for b := range n.m {
+		lo0, hi0 := bucket128(t.data, p)
+		lo1, hi1 := bucket128(t.data, p+bb)
+		p += 2 * bb
+		var vs [2 * slotsPerBucket]uint32
+		i := t.gather(&vs, 0, lo0&mlo, hi0&mhi, 0)
+		i = t.gather(&vs, i, lo1&mlo, hi1&mhi, 1)
+		if i > slotsPerBucket {
+			over = t.halveRange(n, b, b+1, over)
+			continue
 		}
+		lo, hi := n.packedEncode([slotsPerBucket]uint32(vs[:slotsPerBucket]))
+		n.orBucket(b, lo, hi)
 	}
-	return x, over
+	return over
+}
+
+// gather puts the values of bucket (lo, hi), of child c, unsplit, in vs
+// from i on, and returns where the next goes: each slot's value is stored
+// at i, which moves on only if it is not empty, so vs holds the values from
+// 0 up and zeros above, with no branch on a slot.
+func (t *table) gather(vs *[2 * slotsPerBucket]uint32, i uint, lo, hi, c uint64) uint {
+	f, slot := t.f&63, t.slotMax // 16 <= f < 32: the masks spare the shifts' checks
+	kt, key := t.kbits&31, uint32(t.keyMask)
+	for range slotsPerBucket {
+		v := lo & slot
+		nz := (v + slot) >> f // 1 exactly when v is not 0
+		x := uint32(v)
+		vs[i&7] = (x&^key)<<1 | uint32(c&nz)<<kt | x&key // unsplit
+		i += uint(nz)
+		lo, hi = lo>>f|hi<<((64-f)&63), hi>>f
+	}
+	return i
 }
