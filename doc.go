@@ -150,10 +150,11 @@ package cuckoo
 //	lookup.go, lookup_generic.go,       the single-key probe, batch dispatch, pure-Go batches;
 //	count.go                            Count's probe
 //	lookup_asm.go, lookup_*.go, *.s     the assembly batches and their selection
-//	insert.go, growth.go, shrink.go, generations.go, lifetimes.go
+//	insert.go, growth.go, shrink*.go, generations.go, lifetimes.go
 //	                                    an insert: fast paths, displacement walks; growth:
 //	                                    where a key lives (locate, alt, stages), doubling,
-//	                                    the policy that doubles and retries, halving; keys that
+//	                                    the policy that doubles and retries, halving (of
+//	                                    one-word buckets, a word at a time); keys that
 //	                                    expire: generation bits, InsertUnique, Delete,
 //	                                    Advance; keys' own lifetimes (InsertFor)
 //	core.go                             reader and core, the state under the public types

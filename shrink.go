@@ -7,11 +7,13 @@ package cuckoo
 // its doubling took from it: the bucket it came from, 2B+c, gives c
 // (unsplit). A merged bucket holds up to 8 values; the first 4 are stored
 // in place, and the rest are inserted into the new table as any key is,
-// displacing others to their other buckets. A halving that cannot place
-// every value (ErrFull, which a table at most at its Capacity makes rare)
-// drops the new table and leaves the filter as it was. Lookups compare a
-// bit more of each key in the smaller table, so at a load within its
-// Capacity the rate stays within the configured one, as when it grew.
+// displacing others to their other buckets; a packed table merges in a
+// word or two with no branch on a slot (shrink_packed.go), to the same bits
+// and in the same order. A halving that cannot place every value (ErrFull,
+// which a table at most at its Capacity makes rare) drops the new table
+// and leaves the filter as it was. Lookups compare a bit more of each key
+// in the smaller table, so at a load within its Capacity the rate stays
+// within the configured one, as when it grew.
 //
 // An expiring filter halves in Advance (core.settle) once its live keys fit
 // the smaller table's Capacity, as many times as they fit, never below its
@@ -63,9 +65,25 @@ func (c *core) halve() bool {
 
 // halveInto stores the values of t's buckets in n, the empty table of the
 // previous stage, bucket B's from 2B and 2B+1, and returns those that did
-// not fit their merged bucket.
-func (t *table) halveInto(n *table) (over []overflowValue) {
-	for b := range n.m {
+// not fit their merged bucket, in the order halveSlots gives.
+func (t *table) halveInto(n *table) []overflowValue {
+	switch {
+	case n.class == classGrownNarrow:
+		return t.halveNarrow(n)
+	case n.layout == Packed:
+		return t.halveWide(n)
+	}
+	return t.halveSlots(n)
+}
+
+// halveSlots is halveInto through the codec, a bucket's values at a time:
+// any layout, and the reference for halveNarrow and halveWide.
+func (t *table) halveSlots(n *table) []overflowValue { return t.halveRange(n, 0, n.m, nil) }
+
+// halveRange is halveSlots for n's buckets from to to-1: over with the
+// values that did not fit appended.
+func (t *table) halveRange(n *table, from, to uint64, over []overflowValue) []overflowValue {
+	for b := from; b < to; b++ {
 		var vs [slotsPerBucket]uint32
 		i := 0
 		for c := range uint64(2) {
