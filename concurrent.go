@@ -81,8 +81,11 @@ import (
 //
 // InsertUnique looks first without a lock: a key found (in an expiring
 // table, in the current generation) returns false. Else it decides and
-// inserts holding both of the key's stripes, so of concurrent calls for one
-// key exactly one adds it. Len counts a free table's filled slots (about 8
+// inserts holding its first bucket's stripe, which every decision for the
+// key holds, so of concurrent calls for one key exactly one adds it: in a
+// free table that does not expire that stripe alone (claimUnique), as
+// what moves or deletes the key's fingerprint holds both of its stripes;
+// else both. Len counts a free table's filled slots (about 8
 // instructions a bucket), as claims count nowhere; other tables sum the
 // stripes' counts, each stored with its stripe's unlock. No word is written
 // by every insert. concurrent_model_test.go checks every interleaving of a
