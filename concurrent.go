@@ -703,7 +703,10 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 // fingerprint leaves neither bucket, as what moves or deletes it holds
 // both stripes, and claims only add; so the buckets read then tell whether
 // it is there, unless a session on b2's stripe tore the read of b2 (its
-// version, odd or changed, tells), which put decides again.
+// version, odd or changed, tells), which put decides again. A fill of a
+// slot across two words of b2, half seen, may make up a hit, as a
+// lookup's torn read may: rarer than a false positive, and the same as
+// InsertUnique's lookup beforehand risks.
 func (c *concurrent) claimUnique(s *ctable, h uint64) bool {
 	t := &s.t
 	fp, i1 := t.locate(h)
