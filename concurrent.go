@@ -697,25 +697,21 @@ func (c *concurrent) insertUnique(h uint64) (bool, error) {
 
 // claimUnique adds the key of hash h to free table s, which does not
 // expire, if its buckets lack it, holding the stripe of its first bucket
-// b1 alone, and reports whether it decided; if not, put decides. Of
-// concurrent calls for one key exactly one adds it, as each decides
-// holding b1's stripe, which put takes too. Meanwhile the key's
-// fingerprint leaves neither bucket, as what moves or deletes it holds
-// both stripes, and claims only add; so the buckets read then tell whether
-// it is there, unless a session on b2's stripe tore the read of b2 (its
-// version, odd or changed, tells), which put decides again. A fill of a
-// slot across two words of b2, half seen, may make up a hit, as a
-// lookup's torn read may: rarer than a false positive, and the same as
-// InsertUnique's lookup beforehand risks.
+// b1 alone, and reports whether it did; if not (a hit, a lost claim, no
+// slot it may fill), put decides. Of concurrent calls for one key exactly
+// one adds it, as each decides holding b1's stripe, which put takes too.
+// A miss is sure: while b1's stripe is held, no value equal to the key's
+// leaves b1 or b2, as such a value's buckets are b1 and b2 (alt is an
+// involution) and what moves or deletes it holds both stripes; claims
+// only add; so a read of the buckets, torn or not, holds it if they do.
 func (c *concurrent) claimUnique(s *ctable, h uint64) bool {
 	t := &s.t
 	fp, i1 := t.locate(h)
 	i2 := t.alt(i1, fp)
 	l := &c.locks[i1&s.smask]
 	l.lock()
-	q := s.version(i2)
 	w1, w2 := s.word(i1), s.word(i2)
-	ok := c.cur.Load() == s && q&1 == 0 && s.version(i2) == q
+	ok := c.cur.Load() == s
 	if pat := uint64(fp) * t.lanes.onesLo; ok && t.lanes.anyZero(w1^pat, w2^pat) {
 		ok = false // there, or a false positive: put tells
 	} else if ok {
