@@ -588,7 +588,14 @@ func (c *concurrent) countIn(s *ctable, h uint64) int {
 	}
 }
 
-// insert adds the key of kind k at p (a hash for kindHash).
+// insert adds the key of kind k at p (a hash for kindHash), hashed here
+// so that a free insert is one call: in a free table by a claim of the
+// first claimable slot of its first bucket that has one, both read first so
+// that their misses overlap, the choice made without a branch on a slot's
+// position; by a claim of a slot across two words holding its bucket's
+// stripe alone (fillHeld); else, or if another claim took the slot first,
+// by put. A claim that Merge may have missed (sealed) waits for it and, if
+// Merge replaced the table, inserts again in the new one.
 func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 	if c.kind == kindInvalid {
 		return errZeroConcurrent
@@ -602,26 +609,15 @@ func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 	default:
 		h = c.h.key(k, p)
 	}
-	return c.add(h)
-}
-
-// add inserts the key of hash h: in a free table by a claim of the first
-// claimable slot of its first bucket that has one, both read first so that
-// their misses overlap, the choice made without a branch on a slot's
-// position; by a claim of a slot across two words holding its bucket's
-// stripe alone (fillHeld); else, or if another claim took the slot first,
-// by put. A claim that Merge may have missed (sealed) waits for it and, if
-// Merge replaced the table, inserts again in the new one.
-func (c *concurrent) add(h uint64) error {
 	if s := c.cur.Load(); s.free {
 		t := &s.t
 		fp, i1 := t.locate(h)
 		i2 := t.alt(i1, fp)
 		v := fp | c.genV.Load() // 0 if keys never expire
 		w1, w2 := s.word(i1), s.word(i2)
-		p, ok := s.slotFor(i1, w1, i2, w2)
+		at, ok := s.slotFor(i1, w1, i2, w2)
 		if ok {
-			ok = s.claim(p, v)
+			ok = s.claim(at, v)
 		} else if t.lanes.zero64(w1)|t.lanes.zero64(w2) != 0 { // room across two words
 			i := i1
 			if t.lanes.zero64(w1) == 0 {
@@ -667,8 +663,8 @@ func (c *concurrent) insertHashes(hs []uint64) (int, error) {
 		if end < len(hs) {
 			c.cur.Load().prefetch(hs[end:min(end+batchChunk, len(hs))])
 		}
-		for i, h := range hs[off:end] {
-			if err := c.add(h); err != nil {
+		for i := range hs[off:end] {
+			if err := c.insert(kindHash, unsafe.Pointer(&hs[off+i])); err != nil {
 				return off + i, err
 			}
 		}

@@ -284,11 +284,10 @@ func (s *ctable) slotFor(i1, w1, i2, w2 uint64) (uint64, bool) {
 // changes a bit but its slot's: holders' flips of their full slots commute
 // with it. It reports whether v went in.
 func (s *ctable) claim(p uint64, v uint32) bool {
-	i, sh := p>>6, p&63
-	x, slot := &s.words[i], le64(s.t.slotMax<<sh)
-	for old := atomic.LoadUint64(x); old&slot == 0; old = atomic.LoadUint64(x) {
+	x, sh := &s.words[p>>6], p&63
+	for old := atomic.LoadUint64(x); old&le64(s.t.slotMax<<sh) == 0; old = atomic.LoadUint64(x) {
 		if atomic.CompareAndSwapUint64(x, old, old|le64(uint64(v)<<sh)) {
-			s.rec.flip(s, i, le64(uint64(v)<<sh))
+			s.rec.flip(s, p>>6, le64(uint64(v)<<sh))
 			return true
 		}
 	}
