@@ -2,11 +2,13 @@ package cuckoo
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"unsafe"
 )
 
-// TestSearchPaths checks the paths the concurrent filter's search returns
+// TestSearchPaths checks that search reaches the nodes searchAny, the
+// reference, reaches, and the paths the concurrent filter's search returns
 // on full tables of several sizes, down to a few buckets, where it keeps
 // meeting buckets it has reached already: a path visits no bucket twice,
 // starts at one of the key's buckets, each of its nodes is the other bucket
@@ -42,6 +44,11 @@ func testSearchPaths(t *testing.T, cfg Config) {
 			continue
 		}
 		q, end := s.search(make([]pathNode, 0, searchBuckets*cfg.MaxKicks+2), cfg.MaxKicks, i1, fp, i2, fp)
+		ref := make([]pathNode, searchBuckets*cfg.MaxKicks+2)
+		ref[0], ref[1] = q[0], q[1]
+		if ref, refEnd := s.searchAny(ref); refEnd != end || !slices.Equal(ref, q) {
+			t.Fatalf("search reached %d nodes, end %d; the reference %d, end %d", len(q), end, len(ref), refEnd)
+		}
 		if end < 0 {
 			failed++
 			for _, n := range q {
