@@ -112,17 +112,18 @@ func (c *concurrent) moveNear(s *ctable, i1, w1, i2, w2 uint64, v uint32, all bo
 	t := &s.t
 	packed, fpm := t.class.packedNarrow(), uint32(t.fpMask)
 	l1, l2 := i1&s.smask, i2&s.smask
-	for _, b := range [2][2]uint64{{i1, w1}, {i2, w2}} {
-		i, slots := b[0], t.narrowSlots(b[1])
+	i, w := i1, w1
+	for range 2 {
+		slots := t.narrowSlots(w)
 		if !packed {
-			slots = t.decode(b[1], 0)
+			slots = t.decode(w, 0)
 		}
 		for k, u := range slots {
 			if u == 0 {
 				continue // room a claim took from the caller; it may fill it meanwhile
 			}
 			o := t.alt(i, u&fpm)
-			if !t.roomIn(s.word(o), 0) {
+			if x := s.word(o); packed && t.freeMarks(x) == 0 || !packed && !t.semiFree(x) {
 				continue
 			}
 			lo := o & s.smask
@@ -136,7 +137,7 @@ func (c *concurrent) moveNear(s *ctable, i1, w1, i2, w2 uint64, v uint32, all bo
 			switch {
 			case moved && packed: // replace written out (8 instructions less an insert)
 				sh := uint64(k) * uint64(t.f) & 63
-				s.rewrite(i, b[1], b[1]&^(t.slotMax<<sh)|uint64(v)<<sh, false)
+				s.rewrite(i, w, w&^(t.slotMax<<sh)|uint64(v)<<sh, false)
 			case moved:
 				s.replace(i, slots, uint(k), v)
 			}
@@ -147,6 +148,7 @@ func (c *concurrent) moveNear(s *ctable, i1, w1, i2, w2 uint64, v uint32, all bo
 				return true
 			}
 		}
+		i, w = i2, w2
 	}
 	return false
 }
