@@ -121,14 +121,19 @@ func (c *concurrent) unlockAdding(s *ctable, i uint64, d int64) {
 }
 
 // release unlocks the stripe, its holder having added d keys, and wakes
-// its sleepers.
+// its sleepers; it inlines, wake does not.
 func (l *stripeLock) release(d int64) {
 	if l.state.Add(uint64(d)<<lockShift-lockHeld)&lockParked != 0 {
-		l.state.And(^uint64(lockParked))
-		parking.Lock()
-		parking.cond.Broadcast()
-		parking.Unlock()
+		l.wake()
 	}
+}
+
+// wake wakes the stripe's sleepers.
+func (l *stripeLock) wake() {
+	l.state.And(^uint64(lockParked))
+	parking.Lock()
+	parking.cond.Broadcast()
+	parking.Unlock()
 }
 
 // pending is unlockAdding's change to a growable table's approx.
