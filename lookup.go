@@ -104,14 +104,16 @@ func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		l1, l2 := r.t.layers(h, fp)
 		b1, v1 := r.t.staged(i1, l1, fp)
 		b2, v2 := r.t.staged(i2, l2, fp)
-		return r.t.keyLanes.anyZero(r.t.narrowWord(b1)^uint64(v1)*r.t.keyLanes.onesLo, r.t.narrowWord(b2)^uint64(v2)*r.t.keyLanes.onesLo)
-	case probeHashed | probeGrownNarrow: // each bucket where the stage puts it, for the value it holds there
+		p1, p2 := b1*uint64(r.t.bbits), b2*uint64(r.t.bbits)
+		return r.t.keyLanes.anyZero(loadLE64(r.t.data, p1>>3)>>(p1&4)^uint64(v1)*r.t.keyLanes.onesLo, loadLE64(r.t.data, p2>>3)>>(p2&4)^uint64(v2)*r.t.keyLanes.onesLo)
+	case probeHashed | probeGrownNarrow: // each bucket where the stage puts it, for the value it holds there; probeNibbles' loads, whole bytes or not
 		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
 		i2 := altOn(i1, fp, r.t.m0)
 		l1, l2 := r.t.layers(h, fp)
 		b1, v1 := r.t.staged(i1, l1, fp)
 		b2, v2 := r.t.staged(i2, l2, fp)
-		return r.t.keyLanes.anyZero(r.t.narrowWord(b1)^uint64(v1)*r.t.keyLanes.onesLo, r.t.narrowWord(b2)^uint64(v2)*r.t.keyLanes.onesLo)
+		p1, p2 := b1*uint64(r.t.bbits), b2*uint64(r.t.bbits)
+		return r.t.keyLanes.anyZero(loadLE64(r.t.data, p1>>3)>>(p1&4)^uint64(v1)*r.t.keyLanes.onesLo, loadLE64(r.t.data, p2>>3)>>(p2&4)^uint64(v2)*r.t.keyLanes.onesLo)
 	case probeInts | probeGrown:
 		h = r.h.u64(*(*uint64)(p))
 		fallthrough
