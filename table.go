@@ -204,8 +204,10 @@ func altOn(i uint64, fp uint32, m uint64) uint64 {
 }
 
 // altBySign is altOn with the wrap's mask from the sign of m - i - r, for
-// kickSemi: its four alternates at once keep m - i common this way, where
-// altOn's form made it spill (2 instructions an insert, f = 13).
+// kickSemi, whose four alternates at once keep m - i common this way, and
+// the concurrent filter's add and moveNear: there altOn's form made the
+// compiler spill (2 instructions a semi-sorted insert, 6 a concurrent one,
+// f = 13).
 func altBySign(i uint64, fp uint32, m uint64) uint64 {
 	r := uint64(fp*0x9e3779b1)*m>>32 | 1
 	j := m - i - r
