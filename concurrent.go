@@ -612,7 +612,7 @@ func (c *concurrent) insert(k keyKind, p unsafe.Pointer) error {
 	if s := c.cur.Load(); s.free {
 		t := &s.t
 		fp, i1 := t.locate(h)
-		i2 := t.alt(i1, fp)
+		i2 := altBySign(i1, fp, t.m0)
 		v := fp | c.genV.Load() // 0 if keys never expire
 		w1, w2 := s.word(i1), s.word(i2)
 		at, ok := s.slotFor(i1, w1, i2, w2)

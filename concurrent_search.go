@@ -122,7 +122,7 @@ func (c *concurrent) moveNear(s *ctable, i1, w1, i2, w2 uint64, v uint32, all bo
 			if u == 0 {
 				continue // room a claim took from the caller; it may fill it meanwhile
 			}
-			o := t.alt(i, u&fpm)
+			o := altBySign(i, u&fpm, t.m0)
 			if x := s.word(o); packed && t.freeMarks(x) == 0 || !packed && !t.semiFree(x) {
 				continue
 			}

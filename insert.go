@@ -374,7 +374,7 @@ func (c *core) kickSemi(path []byte, i1, i2 uint64, v uint32) bool {
 		r = c.stepBits(k, r)
 		var s [slotsPerBucket]uint32
 		s[0], s[1], s[2], s[3] = semiNarrow4(t.narrowWord(b), t.w&15, t.lowMask)
-		o := [slotsPerBucket]uint64{altOn(b, s[0]&fpm, m), altOn(b, s[1]&fpm, m), altOn(b, s[2]&fpm, m), altOn(b, s[3]&fpm, m)}
+		o := [slotsPerBucket]uint64{altBySign(b, s[0]&fpm, m), altBySign(b, s[1]&fpm, m), altBySign(b, s[2]&fpm, m), altBySign(b, s[3]&fpm, m)}
 		ow := [slotsPerBucket]uint64{t.narrowWord(o[0]), t.narrowWord(o[1]), t.narrowWord(o[2]), t.narrowWord(o[3])}
 		at := firstFree([slotsPerBucket]bool{t.semiFree(ow[0]), t.semiFree(ow[1]), t.semiFree(ow[2]), t.semiFree(ow[3])}, uint(r&3))
 		r >>= 2
