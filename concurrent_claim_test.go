@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Writes that take no lock (concurrent.add's claims, concurrent.present)
+// Writes that take no lock (concurrent.insert's claims, concurrent.present)
 // and writers that sleep while they wait (stripeLock.park).
 
 // blocked reports whether op is still running after a while, waiting for

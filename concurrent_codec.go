@@ -96,7 +96,7 @@ func (f *ConcurrentFilter[T]) Merge(o *Filter[T]) error {
 	c.stop()
 	defer c.start()
 	old := c.cur.Load()
-	old.sealed.Store(true) // a claim from now on may miss the copy (concurrent.add)
+	old.sealed.Store(true) // a claim from now on may miss the copy (concurrent.insert)
 	m := Filter[T]{c: c.snapshot()}
 	err := m.checkMerge(o)
 	if err == nil {

@@ -17,7 +17,7 @@ type ctable struct {
 	words []uint64        // the table's bytes, then padding (ctableWords)
 	seq   []atomic.Uint64 // a version per stripe of buckets: stripe(b) = b & smask
 	smask uint64          // len(seq) - 1, a power of two minus one
-	batch int32           // a growable table's count batch (concurrent.added), set before publication
+	batch int32           // a growable table's count batch (unlockAdding), set before publication
 	// free: fills claim a slot without a lock (claim): a fixed packed table
 	// of one-word buckets (probeClass.packedNarrow).
 	free bool
