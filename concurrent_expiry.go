@@ -6,8 +6,9 @@ package cuckoo
 // the one it reuses are cleared in place (with G = 1, every slot). A lookup
 // never misses a key live for the whole of it: the pass clears only expired
 // keys' slots and moves no fingerprint to another bucket; each bucket it
-// changes is one write session, as a delete's (rewriteNarrow's 8-byte store
-// puts the bits beside it back as they were), inside which a semi-sorted
+// changes is one write session, as a delete's (rewrite's flips, a
+// compare-and-swap of the difference, leave the bits beside it as they
+// were), inside which a semi-sorted
 // bucket's remaining slots move, so an overlapping lookup reads again.
 func (c *concurrent) advance() int {
 	s := c.cur.Load()

@@ -44,6 +44,7 @@ func (s *ctable) searchAny(q []pathNode) ([]pathNode, int) {
 	// Narrow packed buckets are decoded written out: the codec does not
 	// inline.
 	t, packed, n := &s.t, s.t.class.packedWords(), 2
+	fixed := t.g|t.genBits == 0
 	for head := 0; head < n; head++ {
 		p := q[head]
 		if onPath(q, int(p.parent), uint64(p.b)) {
@@ -62,7 +63,13 @@ func (s *ctable) searchAny(q []pathNode) ([]pathNode, int) {
 			if n == len(q) {
 				return q[:n], -1
 			}
-			ob, ov := t.other(uint64(p.b), v) // an expiring slot's fingerprint
+			var ob uint64
+			var ov uint32
+			if fixed { // alt inlines, other does not
+				ob, ov = t.alt(uint64(p.b), v), v
+			} else { // other takes an expiring slot's fingerprint
+				ob, ov = t.other(uint64(p.b), v)
+			}
 			q[n] = pathNode{b: uint32(ob), v: ov, parent: int32(head), slot: uint8(k)}
 			if n++; packed && t.freeMarks(s.word(ob)) != 0 || !packed && t.roomIn(s.read(ob)) {
 				return q[:n], n - 1

@@ -19,9 +19,11 @@ func TestSearchPaths(t *testing.T) {
 	for _, layout := range layouts {
 		for _, capacity := range []int{4, 30, 500} {
 			for _, kicks := range []int{1, 3, DefaultMaxKicks} {
-				t.Run(fmt.Sprintf("%v/%d/kicks=%d", layout, capacity, kicks), func(t *testing.T) {
-					testSearchPaths(t, Config{Capacity: capacity, Layout: layout, FingerprintBits: 8, MaxKicks: kicks})
-				})
+				for _, f := range []int{8, 13, 16} {
+					t.Run(fmt.Sprintf("%v/%d/kicks=%d/f=%d", layout, capacity, kicks, f), func(t *testing.T) {
+						testSearchPaths(t, Config{Capacity: capacity, Layout: layout, FingerprintBits: f, MaxKicks: kicks})
+					})
+				}
 			}
 		}
 	}
