@@ -535,7 +535,8 @@ func TestFailedInsertAfterDoubling(t *testing.T) {
 
 func TestAltInvolutionExhaustive(t *testing.T) {
 	// Every even m up to 300, every bucket, every fingerprint of an 8-bit
-	// width: alt is an involution onto [0, m) that never returns its input.
+	// width: alt is an involution onto [0, m) that never returns its input,
+	// and altBySign, its other form, gives the same index.
 	for m := uint64(2); m <= 300; m += 2 {
 		tb := newTable(m, 8, Packed)
 		for i := uint64(0); i < m; i++ {
@@ -543,6 +544,9 @@ func TestAltInvolutionExhaustive(t *testing.T) {
 				j := tb.alt(i, fp)
 				if j >= m || j == i || tb.alt(j, fp) != i {
 					t.Fatalf("m=%d i=%d fp=%d: alt=%d, alt(alt)=%d", m, i, fp, j, tb.alt(j, fp))
+				}
+				if k := altBySign(i, fp, m); k != j {
+					t.Fatalf("m=%d i=%d fp=%d: altBySign=%d, alt=%d", m, i, fp, k, j)
 				}
 			}
 		}
@@ -558,6 +562,9 @@ func TestAltInvolutionLarge(t *testing.T) {
 			j := tb.alt(i, fp)
 			if j >= m || j == i || tb.alt(j, fp) != i {
 				t.Fatalf("m=%d i=%d fp=%d: alt=%d", m, i, fp, j)
+			}
+			if k := altBySign(i, fp, m); k != j {
+				t.Fatalf("m=%d i=%d fp=%d: altBySign=%d, alt=%d", m, i, fp, k, j)
 			}
 		}
 	}

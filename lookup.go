@@ -13,13 +13,11 @@ import "unsafe"
 // lookup reports whether the filter may hold a key of key class pk: the
 // key at p (probeKeys, probeInts) or the hash h (probeHashed). One switch on
 // pk and the table's probe picks how the key is hashed and which probe
-// tests its buckets: a probeInts case hashes the key and repeats the probe
-// of its probeHashed twin, written out, constants as constants (a probe in
-// a function of its own is over the inlining budget; a fallthrough to the
-// twin costs a jump, and more where the compiler then spills: 1 instruction
-// a lookup at f = 8, 12 and 13, 3 semi-sorted and 4 growable). The rarer
-// probeSemiNibbles and probeExpSemi fall through: with -race, lookup's
-// frame must stay under the nosplit limit, which their copies passed. Keys of
+// tests its buckets: a probeInts case hashes the key and falls through to
+// its probeHashed twin, whose probe is written out, constants as constants
+// (a probe in a function of its own is over the inlining budget; a copy of
+// the probe in the probeInts case saves the jump, 1 to 4 instructions a
+// lookup, not worth a second copy of every probe). Keys of
 // other kinds go to lookupKey; a zero filter finds nothing. Nosplit: its
 // frame is small and fixed and its callees check the stack (6.21 -> 6.00
 // ns, 1M keys, f = 8).
@@ -31,28 +29,21 @@ func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 	switch (pk | r.t.probe) & 63 {
 	case probeInts | probe8:
 		h = r.h.u64(*(*uint64)(p))
-		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
-		x := (uint64(loadLE32(r.t.data, i1*4)) | uint64(loadLE32(r.t.data, altOn(i1, fp, r.t.m0)*4))<<32) ^ uint64(fp)*ones8
-		return (x-ones8)&^x&tops8 != 0
+		fallthrough
 	case probeHashed | probe8: // has8, its loads loadLE32
 		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
 		x := (uint64(loadLE32(r.t.data, i1*4)) | uint64(loadLE32(r.t.data, altOn(i1, fp, r.t.m0)*4))<<32) ^ uint64(fp)*ones8
 		return (x-ones8)&^x&tops8 != 0
 	case probeInts | probeBytes:
 		h = r.h.u64(*(*uint64)(p))
-		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
-		pat := uint64(fp) * r.t.keyLanes.onesLo
-		return r.t.keyLanes.anyZero(loadLE64(r.t.data, i1*r.t.bbytes)^pat, loadLE64(r.t.data, altOn(i1, fp, r.t.m0)*r.t.bbytes)^pat)
+		fallthrough
 	case probeHashed | probeBytes: // keyLanes' borrow stops at a lane's top key bit: generation bits are not compared
 		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
 		pat := uint64(fp) * r.t.keyLanes.onesLo
 		return r.t.keyLanes.anyZero(loadLE64(r.t.data, i1*r.t.bbytes)^pat, loadLE64(r.t.data, altOn(i1, fp, r.t.m0)*r.t.bbytes)^pat)
 	case probeInts | probeNibbles:
 		h = r.h.u64(*(*uint64)(p))
-		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
-		pat := uint64(fp) * r.t.keyLanes.onesLo
-		p1, p2 := i1*uint64(r.t.bbits), altOn(i1, fp, r.t.m0)*uint64(r.t.bbits)
-		return r.t.keyLanes.anyZero(loadLE64(r.t.data, p1>>3)>>(p1&4)^pat, loadLE64(r.t.data, p2>>3)>>(p2&4)^pat)
+		fallthrough
 	case probeHashed | probeNibbles: // a bucket at bit p starts 0 or 4 bits into byte p/8
 		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
 		pat := uint64(fp) * r.t.keyLanes.onesLo
@@ -60,10 +51,7 @@ func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		return r.t.keyLanes.anyZero(loadLE64(r.t.data, p1>>3)>>(p1&4)^pat, loadLE64(r.t.data, p2>>3)>>(p2&4)^pat)
 	case probeInts | probe16:
 		h = r.h.u64(*(*uint64)(p))
-		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
-		pat := uint64(fp) * ones16
-		x1, x2 := loadLE64(r.t.data, i1*8)^pat, loadLE64(r.t.data, altOn(i1, fp, r.t.m0)*8)^pat
-		return ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
+		fallthrough
 	case probeHashed | probe16: // has16, its loads loadLE64
 		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
 		pat := uint64(fp) * ones16
@@ -71,10 +59,7 @@ func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		return ((x1-ones16)&^x1|(x2-ones16)&^x2)&tops16 != 0
 	case probeInts | probeSemi:
 		h = r.h.u64(*(*uint64)(p))
-		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
-		bp := uint64(fp>>(r.t.w&31)) * 0x1111 // the mask spares a check of the shift
-		bl := uint64(fp&r.t.lowMask) * r.t.semiLanes.onesLo
-		return r.t.semiLanes.anyZero(r.t.semiLows(loadLE64(r.t.data, i1*r.t.bbytes), bp, bl), r.t.semiLows(loadLE64(r.t.data, altOn(i1, fp, r.t.m0)*r.t.bbytes), bp, bl))
+		fallthrough
 	case probeHashed | probeSemi:
 		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
 		bp := uint64(fp>>(r.t.w&31)) * 0x1111 // the mask spares a check of the shift
@@ -99,13 +84,7 @@ func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 		return r.t.semiLanes.anyZero(r.t.semiKeyLows(r.t.narrowWord(i1), bp, bl), r.t.semiKeyLows(r.t.narrowWord(altOn(i1, fp, r.t.m0)), bp, bl))
 	case probeInts | probeGrownNarrow:
 		h = r.h.u64(*(*uint64)(p))
-		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
-		i2 := altOn(i1, fp, r.t.m0)
-		l1, l2 := r.t.layers(h, fp)
-		b1, v1 := r.t.staged(i1, l1, fp)
-		b2, v2 := r.t.staged(i2, l2, fp)
-		p1, p2 := b1*uint64(r.t.bbits), b2*uint64(r.t.bbits)
-		return r.t.keyLanes.anyZero(loadLE64(r.t.data, p1>>3)>>(p1&4)^uint64(v1)*r.t.keyLanes.onesLo, loadLE64(r.t.data, p2>>3)>>(p2&4)^uint64(v2)*r.t.keyLanes.onesLo)
+		fallthrough
 	case probeHashed | probeGrownNarrow: // each bucket where the stage puts it, for the value it holds there; probeNibbles' loads, whole bytes or not
 		fp, i1 := locateOn(h, r.t.fpRange, r.t.m0)
 		i2 := altOn(i1, fp, r.t.m0)
