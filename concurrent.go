@@ -501,9 +501,12 @@ func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 	case probeKeys, probeKeys | 1, probeKeys | 2, probeKeys | 3, probeKeys | 4, probeKeys | 5, probeKeys | 6, probeKeys | 7,
 		probeKeys | 8, probeKeys | 9, probeKeys | 10, probeKeys | 11, probeKeys | 12, probeKeys | 13, probeKeys | 14, probeKeys | 15:
 		return c.lookupKey(p)
+	case probeString | 1, probeString | 2, probeString | 3, probeString | 4, probeString | 5, probeString | 6,
+		probeString | 7, probeString | 8, probeString | 9, probeString | 10:
+		return c.lookupString(p)
 	case probeInts | probeNone, probeInts | 11, probeInts | 12, probeInts | 13, probeInts | 14, probeInts | 15,
 		probeHashed | probeNone, probeHashed | 11, probeHashed | 12, probeHashed | 13, probeHashed | 14, probeHashed | 15,
-		48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63:
+		probeString | probeNone, probeString | 11, probeString | 12, probeString | 13, probeString | 14, probeString | 15:
 		return false // values no probe and key class make: every one a case spares the jump a bounds check
 	}
 	if hit {
@@ -528,6 +531,18 @@ func (c *concurrent) lookupKey(p unsafe.Pointer) bool {
 	return c.lookup(probeHashed, c.h.otherKey(c.kind, p), nil)
 }
 
+// lookupString is lookup of a key of class probeString
+// (reader.lookupString).
+//
+//go:noinline
+func (c *concurrent) lookupString(p unsafe.Pointer) bool {
+	s := *(*string)(p)
+	if uint64(len(s))-9 > 7 {
+		return c.lookup(probeHashed, c.h.str(s), nil)
+	}
+	return c.lookup(probeHashed, c.h.str16(s), nil)
+}
+
 // lookupAt is a lookup of hash h in table s by countIn, which locates the
 // buckets itself, so that lookup keeps only h live.
 func (c *concurrent) lookupAt(s *ctable, h uint64) bool { return c.countIn(s, h) > 0 }
@@ -548,7 +563,10 @@ func (c *concurrent) copies(pk probeKind, h uint64, p unsafe.Pointer) int {
 		h = c.h.u64(*(*uint64)(p))
 	case probeKeys | probe8, probeKeys | probeBytes, probeKeys | probeNibbles, probeKeys | probe16,
 		probeKeys | probeSemi, probeKeys | probeSemiNibbles, probeKeys | probeExpSemi,
-		probeKeys | probeGrownNarrow, probeKeys | probeGrown, probeKeys | probeGeneric:
+		probeKeys | probeGrownNarrow, probeKeys | probeGrown, probeKeys | probeGeneric,
+		probeString | probe8, probeString | probeBytes, probeString | probeNibbles, probeString | probe16,
+		probeString | probeSemi, probeString | probeSemiNibbles, probeString | probeExpSemi,
+		probeString | probeGrownNarrow, probeString | probeGrown, probeString | probeGeneric:
 		h = c.h.otherKey(c.kind, p)
 	case probeHashed | probe8, probeHashed | probeBytes, probeHashed | probeNibbles, probeHashed | probe16,
 		probeHashed | probeSemi, probeHashed | probeSemiNibbles, probeHashed | probeExpSemi,

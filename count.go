@@ -49,7 +49,10 @@ func (r *reader) copies(pk probeKind, h uint64, p unsafe.Pointer) int {
 	case probeHashed | probeGrownNarrow, probeHashed | probeGrown, probeHashed | probeGeneric:
 		return t.countMatches(t.place(h))
 	case probeKeys, probeKeys | 1, probeKeys | 2, probeKeys | 3, probeKeys | 4, probeKeys | 5, probeKeys | 6, probeKeys | 7,
-		probeKeys | 8, probeKeys | 9, probeKeys | 10, probeKeys | 11, probeKeys | 12, probeKeys | 13, probeKeys | 14, probeKeys | 15:
+		probeKeys | 8, probeKeys | 9, probeKeys | 10, probeKeys | 11, probeKeys | 12, probeKeys | 13, probeKeys | 14, probeKeys | 15,
+		probeString, probeString | 1, probeString | 2, probeString | 3, probeString | 4, probeString | 5, probeString | 6,
+		probeString | 7, probeString | 8, probeString | 9, probeString | 10, probeString | 11, probeString | 12,
+		probeString | 13, probeString | 14, probeString | 15:
 		if t.probe == probeNone {
 			return 0
 		}

@@ -52,7 +52,7 @@ func containsEncoded(data []byte, k keyKind, p unsafe.Pointer) (bool, error) {
 	var h uint64
 	switch k { // the engines' keys without a second switch
 	case kindBytes:
-		h = defaultHasher.bytes(*(*[]byte)(p))
+		h = defaultHasher.str(*(*string)(p))
 	case kindHash:
 		h = *(*uint64)(p)
 	default:

@@ -1,6 +1,7 @@
 package cuckoo
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"reflect"
@@ -174,7 +175,30 @@ func (h *hasher) u64(v uint64) uint64 {
 	return x ^ x>>28
 }
 
-func (h *hasher) bytes(b []byte) uint64 { return xxh3.HashSeed(b, h.seed) }
+// str is xxh3 of the bytes of s (or of a []byte read as a string: its
+// first two words are one) with the filter's seed: keys of 9 to 16 bytes (UUIDs, and IDs of that size) by str16, the other
+// lengths by xxh3.
+func (h *hasher) str(s string) uint64 {
+	if uint64(len(s))-9 > 7 {
+		return xxh3.HashStringSeed(s, h.seed)
+	}
+	return h.str16(s)
+}
+
+// str16 is xxh3 of a string of 9 to 16 bytes, XXH3's path for them written
+// out as u64 is for 8 bytes: the first and the last 8 bytes, each xor'd with
+// two words of the default secret shifted by the seed, multiplied 64 x 64
+// into 128 bits and folded, then avalanched with the length.
+func (h *hasher) str16(s string) uint64 {
+	p := unsafe.Pointer(unsafe.StringData(s))
+	lo := binary.LittleEndian.Uint64((*[8]byte)(p)[:]) ^ (0x1f67b3b7a4a44072 ^ 0x78e5c0cc4ee679cb + h.seed)
+	hi := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, len(s)-8))[:]) ^ (0x2172ffcc7dd05a82 ^ 0x8e2443f7744608b8 - h.seed)
+	mh, ml := bits.Mul64(lo, hi)
+	x := uint64(len(s)) + bits.ReverseBytes64(lo) + hi + (mh ^ ml)
+	x ^= x >> 37
+	x *= 0x165667919e3779f9
+	return x ^ x>>32
+}
 
 // floatBits is the word a float64 key hashes as: equal keys hash equal.
 func floatBits(v float64) uint64 {
@@ -205,8 +229,8 @@ func (h *hasher) key(k keyKind, p unsafe.Pointer) uint64 {
 		return h.u64(*(*uint64)(p))
 	case kindHash:
 		return *(*uint64)(p)
-	case kindBytes:
-		return h.bytes(*(*[]byte)(p))
+	case kindBytes, kindString:
+		return h.str(*(*string)(p))
 	}
 	return h.otherKey(k, p)
 }
@@ -236,7 +260,7 @@ func (h *hasher) otherKey(k keyKind, p unsafe.Pointer) uint64 {
 	if keyed {
 		return h.sip().bytes(b)
 	}
-	return h.bytes(b)
+	return h.str(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
 // keyWord is the 64-bit word an integer or float key of kind k hashes as.

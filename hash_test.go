@@ -276,3 +276,23 @@ func TestStructuredKeys(t *testing.T) {
 		t.Error("the one-multiply hash passed every check: the check cannot tell a weak hash")
 	}
 }
+
+// TestStrHash pins hasher.str to xxh3 at every length around its written-out
+// 9..16-byte path, for several seeds: a filter's keys hash as before.
+func TestStrHash(t *testing.T) {
+	buf := make([]byte, 40)
+	for i := range buf {
+		buf[i] = byte(i*167 + 13)
+	}
+	for _, seed := range []uint64{1, DefaultSeed, 1 << 63, ^uint64(0), 0x9e3779b97f4a7c15} {
+		h := newHasher(seed)
+		for n := 0; n <= len(buf); n++ {
+			for off := 0; off+n <= len(buf); off += 7 {
+				b := buf[off : off+n]
+				if got, want := h.str(string(b)), xxh3.HashSeed(b, seed); got != want {
+					t.Fatalf("seed %#x, %d bytes at %d: str %#x, xxh3 %#x", seed, n, off, got, want)
+				}
+			}
+		}
+	}
+}

@@ -33,12 +33,16 @@ const (
 	probeKeys   probeKind = 0      // hashed by a call (lookupKey), then looked up as probeHashed
 	probeInts   probeKind = 1 << 4 // an 8-byte integer, hashed in line (kindInt, unkeyed)
 	probeHashed probeKind = 2 << 4 // the hash itself, in lookup's h
+	probeString probeKind = 3 << 4 // a string or []byte, unkeyed: hashed by a call (lookupString)
 )
 
 // keysOf is the key class of keys of kind k (reader.keys).
 func keysOf(k keyKind) probeKind {
-	if k == kindInt {
+	switch k {
+	case kindInt:
 		return probeInts
+	case kindString, kindBytes: // a []byte's first two words are a string's
+		return probeString
 	}
 	return probeKeys
 }

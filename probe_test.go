@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"unsafe"
+
+	"github.com/zeebo/xxh3"
 )
 
 // probeConfigs are tables of every probe a lookup switches on.
@@ -222,21 +224,24 @@ func checkProbe(t *testing.T, name string, r reader, cfg Config) {
 // zero reader and a zero concurrent filter, which find nothing.
 func TestProbeKeyClasses(t *testing.T) {
 	t.Parallel()
-	cfg := Config{Capacity: 100}
-	for name, got := range map[string]probeKind{
-		"uint64":  mustNew[uint64](t, cfg).c.keys,
-		"int":     mustNew[int](t, cfg).c.keys,
-		"string":  mustNew[string](t, cfg).c.keys,
-		"float64": mustNew[float64](t, cfg).c.keys,
-		"int32":   mustNew[int32](t, cfg).c.keys,
-		"[]byte":  mustNew[[]byte](t, cfg).c.keys,
+	cfg, keyed := Config{Capacity: 100}, Config{Capacity: 100, Key: [16]byte{1}}
+	for _, c := range []struct {
+		name      string
+		got, want probeKind
+	}{
+		{"uint64", mustNew[uint64](t, cfg).c.keys, probeInts},
+		{"int", mustNew[int](t, cfg).c.keys, probeInts},
+		{"string", mustNew[string](t, cfg).c.keys, probeString},
+		{"[]byte", mustNew[[]byte](t, cfg).c.keys, probeString},
+		{"float64", mustNew[float64](t, cfg).c.keys, probeKeys},
+		{"int32", mustNew[int32](t, cfg).c.keys, probeKeys},
+		{"[16]byte", mustNew[[16]byte](t, cfg).c.keys, probeKeys},
+		{"keyed uint64", mustNew[uint64](t, keyed).c.keys, probeKeys},
+		{"keyed string", mustNew[string](t, keyed).c.keys, probeKeys},
+		{"keyed []byte", mustNew[[]byte](t, keyed).c.keys, probeKeys},
 	} {
-		want := probeKeys
-		if kind := map[string]keyKind{"uint64": kindInt, "int": kindOf[int]()}[name]; kind == kindInt {
-			want = probeInts
-		}
-		if got != want {
-			t.Errorf("%s: key class %#x, want %#x", name, got, want)
+		if c.got != c.want {
+			t.Errorf("%s: key class %#x, want %#x", c.name, c.got, c.want)
 		}
 	}
 	var r reader
@@ -249,5 +254,71 @@ func TestProbeKeyClasses(t *testing.T) {
 	if c.lookup(c.keys, 0, unsafe.Pointer(&k)) || c.lookup(probeHashed, 1, nil) ||
 		c.copies(c.keys, 0, unsafe.Pointer(&k)) != 0 || c.copies(probeHashed, 1, nil) != 0 {
 		t.Error("a zero concurrent filter found a key")
+	}
+	var zs Filter[string]
+	var zc ConcurrentFilter[[]byte]
+	if zs.c.keys = probeString; zs.Contains("0123456789") || zs.Count("0123456789") != 0 ||
+		zc.c.lookup(probeString, 0, unsafe.Pointer(&[]byte{1})) || zc.c.copies(probeString, 0, unsafe.Pointer(&[]byte{1})) != 0 {
+		t.Error("a zero filter of string keys found a key")
+	}
+}
+
+// TestProbeStrings checks lookups and counts of string and []byte keys
+// (probeString, and probeKeys when keyed), of lengths on both sides of
+// str16's 9 to 16 bytes, through every probe, in a Filter and a
+// ConcurrentFilter, against the codec, and their hash against xxh3.
+func TestProbeStrings(t *testing.T) {
+	t.Parallel()
+	for _, cfg := range probeConfigs {
+		for _, keyed := range []bool{false, true} {
+			if keyed {
+				cfg.Key = [16]byte{1, 2, 3}
+			}
+			for _, n := range []int{5, 9, 12, 16, 17, 40} {
+				name := fmt.Sprintf("f=%d/%v/G=%d/max=%d/keyed=%v/%d bytes", cfg.FingerprintBits, cfg.Layout, cfg.Generations, cfg.MaxCapacity, keyed, n)
+				checkStringProbe[string](t, name+"/string", cfg, n)
+				checkStringProbe[[]byte](t, name+"/[]byte", cfg, n)
+			}
+		}
+	}
+}
+
+func checkStringProbe[T string | []byte](t *testing.T, name string, cfg Config, n int) {
+	t.Helper()
+	f, c := mustNew[T](t, cfg), mustNewConcurrent[T](t, cfg)
+	key := func(i int) T {
+		b, x := make([]byte, n), intKey(i)
+		for j := range b {
+			b[j] = byte(x>>(8*(j%8))) + byte(j/8)
+		}
+		return T(b)
+	}
+	inserted := max(cfg.Capacity, cfg.MaxCapacity) / 2
+	for i := range inserted {
+		if err := f.Insert(key(i)); err != nil {
+			t.Fatal(name, err)
+		}
+		if err := c.Insert(key(i)); err != nil {
+			t.Fatal(name, err)
+		}
+	}
+	for i := range 2 * inserted {
+		k := key(i)
+		h := f.Hash(k)
+		if cfg.Key == ([16]byte{}) && h != xxh3.HashSeed([]byte(k), f.Seed()) {
+			t.Fatalf("%s: key %d hashes to %#x, not xxh3's", name, i, h)
+		}
+		want := f.c.t.countMatches(f.c.t.place(h))
+		if got := f.Count(k); got != want || f.Contains(k) != (want > 0) || f.ContainsHash(h) != (want > 0) {
+			t.Fatalf("%s: key %d: Count %d, Contains %v, the codec counts %d", name, i, got, f.Contains(k), want)
+		}
+		if i < inserted && want == 0 {
+			t.Fatalf("%s: key %d not found", name, i)
+		}
+		r := c.c.view()
+		want = r.t.countMatches(r.t.place(h))
+		if got := c.Count(k); got != want || c.Contains(k) != (want > 0) || c.ContainsHash(h) != (want > 0) {
+			t.Fatalf("%s: concurrent, key %d: Count %d, Contains %v, the codec counts %d", name, i, got, c.Contains(k), want)
+		}
 	}
 }

@@ -9,7 +9,7 @@
 //
 // REPS < 0 inserts the first -REPS keys and looks nothing up. semi makes the
 // filter semi-sorted; grow makes it growable from N/1024 to N; conc makes it
-// a ConcurrentFilter; batch inserts with one InsertBatch instead of a loop
+// a ConcurrentFilter; str makes the keys 16-byte strings; batch inserts with one InsertBatch instead of a loop
 // of Insert and, for a Filter, looks the keys up with ContainsBatch; gen makes its keys expire (Config.Generations 4), inserted in
 // the current generation; half doubles the Capacity (and MaxCapacity),
 // so that inserts seldom displace. advance calls Advance REPS times after the fill
@@ -22,6 +22,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
 	"os"
 	"strconv"
@@ -62,6 +63,33 @@ func blookups(f *cuckoo.Filter[uint64], keys []uint64, reps int) int {
 
 //go:noinline
 func inserts(f *cuckoo.Filter[uint64], keys []uint64) int {
+	n := 0
+	for _, k := range keys {
+		if f.Insert(k) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// slookups and sinserts are lookups and inserts of 16-byte string keys
+// (the bench's string keys): the key's 8 little-endian bytes twice.
+//
+//go:noinline
+func slookups(f *cuckoo.Filter[string], keys []string, reps int) int {
+	n := 0
+	for range reps {
+		for _, k := range keys {
+			if f.Contains(k) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+//go:noinline
+func sinserts(f *cuckoo.Filter[string], keys []string) int {
 	n := 0
 	for _, k := range keys {
 		if f.Insert(k) == nil {
@@ -112,7 +140,7 @@ func main() {
 	bits, _ := strconv.Atoi(os.Args[2])
 	reps, _ := strconv.Atoi(os.Args[3])
 	cfg := cuckoo.Config{Capacity: n, FingerprintBits: bits}
-	conc, batch, advance, buckets := false, false, false, false
+	conc, batch, advance, buckets, str := false, false, false, false, false
 	for _, a := range os.Args[4:] {
 		switch a {
 		case "conc":
@@ -129,6 +157,8 @@ func main() {
 			cfg.Generations, advance = 4, true
 		case "buckets":
 			buckets = true
+		case "str":
+			str = true
 		case "half": // twice the Capacity: inserts into free slots, few displacements
 			cfg.Capacity *= 2
 			cfg.MaxCapacity *= 2
@@ -145,6 +175,24 @@ func main() {
 			os.Exit(1)
 		}
 		fmt.Println(f.Slots() / 4)
+		return
+	}
+	if str {
+		f, err := cuckoo.New[string](cfg)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		skeys := make([]string, len(keys))
+		for i, k := range keys {
+			b := binary.LittleEndian.AppendUint64(nil, k)
+			skeys[i] = string(append(b, b...))
+		}
+		if reps < 0 {
+			fmt.Println(sinserts(f, skeys[:-reps]))
+			return
+		}
+		fmt.Println(sinserts(f, skeys), slookups(f, skeys, reps))
 		return
 	}
 	if conc {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh N BITS [semi] [grow] [conc] [batch] [gen]: instructions per Contains (a key
+# run.sh N BITS [semi] [grow] [conc] [batch] [gen] [str]: instructions per Contains (a key
 # of ContainsBatch with batch) and
 # per Insert (filling to capacity) of a filter of N uint64 keys, counted by
 # valgrind's callgrind (main.go says what the options do). Counts do not depend on the machine's load, unlike timings.
