@@ -83,21 +83,22 @@ func runAnchorOurs(n int, in, out []uint64, into map[anchorKey]*anchorTimes) err
 		t1 := time.Now()
 		found := 0
 		for range 3 {
-			for _, k := range in {
-				found += one(f.Contains(k))
-			}
+			found += containsLoop(f, in)
 		}
 		t2 := time.Now()
 		fps := 0
 		for range 3 {
-			for _, k := range out {
-				fps += one(f.Contains(k))
-			}
+			fps += containsLoop(f, out)
 		}
 		t3 := time.Now()
 		sink += fps
 		if found != 3*n {
 			return fmt.Errorf("%s f=%d n=%d: %d false negatives", c.name, c.f, n, 3*n-found)
+		}
+		if c.f == floorBits && c.layout == cuckoo.Packed {
+			if err := runAnchorFloor(f, n, in, out, into); err != nil {
+				return err
+			}
 		}
 		batchHit, batchInsert, err := anchorBatches(f, c, in)
 		if err != nil {
@@ -111,6 +112,33 @@ func runAnchorOurs(n int, in, out []uint64, into map[anchorKey]*anchorTimes) err
 		e.miss = append(e.miss, perKey(t3.Sub(t2), 3*n))
 		e.bits = 8 * float64(f.SizeBytes()) / float64(n)
 	}
+	return nil
+}
+
+// runAnchorFloor times the floor (floor.go) over f's table on the anchor's
+// lookups, as runAnchorOurs times Contains, and adds one round's times to
+// into under the name "floor": Go's own limit for this work, beside the C++.
+func runAnchorFloor(f *cuckoo.Filter[uint64], n int, in, out []uint64, into map[anchorKey]*anchorTimes) error {
+	y, err := newFloor12(f)
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	found := 0
+	for range 3 {
+		found += floorLoop(y, in)
+	}
+	t1 := time.Now()
+	for range 3 {
+		sink += floorLoop(y, out)
+	}
+	t2 := time.Now()
+	if found != 3*n {
+		return fmt.Errorf("floor n=%d: %d false negatives", n, 3*n-found)
+	}
+	e := entry(into, anchorKey{"floor", floorBits, n})
+	e.hit = append(e.hit, perKey(t1.Sub(t0), 3*n))
+	e.miss = append(e.miss, perKey(t2.Sub(t1), 3*n))
 	return nil
 }
 
@@ -146,9 +174,7 @@ func anchorBatches(f *cuckoo.Filter[uint64], c anchorConfig, in []uint64) (hit, 
 
 // runAnchorFuse times Go's BinaryFuse8 (github.com/FastFilter/xorfilter,
 // static: built from the keys) on the same lookups, called directly as ours
-// are, and adds one round's times to into under the name "fuse8". Its timed
-// loops repeat runAnchorOurs' on purpose: a shared helper would call
-// Contains through a function value or an interface, and time that call.
+// are, and adds one round's times to into under the name "fuse8".
 func runAnchorFuse(n int, in, out []uint64, into map[anchorKey]*anchorTimes) error {
 	runtime.GC()
 	t0 := time.Now()
@@ -159,16 +185,12 @@ func runAnchorFuse(n int, in, out []uint64, into map[anchorKey]*anchorTimes) err
 	t1 := time.Now()
 	found := 0
 	for range 3 {
-		for _, k := range in {
-			found += one(f.Contains(k))
-		}
+		found += fuseLoop(f, in)
 	}
 	t2 := time.Now()
 	fps := 0
 	for range 3 {
-		for _, k := range out {
-			fps += one(f.Contains(k))
-		}
+		fps += fuseLoop(f, out)
 	}
 	t3 := time.Now()
 	sink += fps
@@ -181,6 +203,18 @@ func runAnchorFuse(n int, in, out []uint64, into map[anchorKey]*anchorTimes) err
 	e.miss = append(e.miss, perKey(t3.Sub(t2), 3*n))
 	e.bits = 8 * float64(len(f.Fingerprints)) / float64(n)
 	return nil
+}
+
+// fuseLoop is containsLoop (floor.go) for BinaryFuse8: a loop of its own,
+// not a generic one, which would call Contains through a dictionary.
+//
+//go:noinline
+func fuseLoop(f *xorfilter.BinaryFuse8, keys []uint64) int {
+	n := 0
+	for _, k := range keys {
+		n += one(f.Contains(k))
+	}
+	return n
 }
 
 // one is 1 for true, 0 for false. The timed loops add it up, as the C++
@@ -324,6 +358,18 @@ func runAnchor(w io.Writer, script string, sizes []int, rounds int) error {
 			fmt.Fprintf(w, "| %s | %d | %s | %.2f | %.2f | %.1f | %.2f |\n",
 				c.layout, c.f, count(n), bh, bh/median(p.hit), bi, bi/median(o.insert))
 		}
+	}
+	fmt.Fprintf(w, "\nGo's floor (floor.go: Contains's work for Packed f = %d written out in a loop over the same table), same keys and rounds:\n", floorBits)
+	fmt.Fprintln(w, "\n| n | floor hit / miss | floor / C++ hit / miss | ours / floor hit / miss |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|")
+	for _, n := range sizes {
+		fl, o, p := ours[anchorKey{"floor", floorBits, n}], ours[anchorKey{"cuckoo", floorBits, n}], cpp[anchorKey{"cuckoo", floorBits, n}]
+		if fl == nil || o == nil || p == nil {
+			continue
+		}
+		fh, fm := median(fl.hit), median(fl.miss)
+		fmt.Fprintf(w, "| %s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f |\n",
+			count(n), fh, fm, fh/median(p.hit), fm/median(p.miss), median(o.hit)/fh, median(o.miss)/fm)
 	}
 	fmt.Fprintln(w, "\nGo's BinaryFuse8 (static, rate 0.39%), same keys and rounds; ratio = ours Packed f=8 / BinaryFuse8:")
 	fmt.Fprintln(w, "\n| n | BinaryFuse8 hit / miss | ratio hit / miss | BinaryFuse8 build per key | bits/key |")

@@ -97,13 +97,16 @@ func floorLoop(y *floor12, keys []uint64) int {
 	return n
 }
 
+// containsLoop is the loop of Contains that the floor and the anchor time:
+// a function of its own, as floorLoop is, so that the loop keeps its values
+// in registers (inlined into a larger function, the anchor's loop spilled
+// them: 1.21x-1.28x the floor there, against 0.99x-1.11x here).
+//
 //go:noinline
 func containsLoop(f *cuckoo.Filter[uint64], keys []uint64) int {
 	n := 0
 	for _, k := range keys {
-		if f.Contains(k) {
-			n++
-		}
+		n += one(f.Contains(k))
 	}
 	return n
 }
