@@ -404,7 +404,8 @@ func (f *ConcurrentFilter[T]) describe(name string) string {
 // picks the hash and the probe, which loads both buckets' versions, then
 // the buckets; whole-byte and nibble-aligned buckets share loadNarrow, whose
 // shift is branch-free. Tables of wider buckets, and retries, read by
-// countIn (lookupAt); keys of other kinds hash in lookupKey. The exhaustive
+// countIn (lookupAt); strings and []byte hash in lookupString, keys of
+// other kinds in lookupKey. The exhaustive
 // case list is reader.lookup's, written again: it spares the jump table a
 // bounds check. Nosplit as reader.lookup.
 //
@@ -563,11 +564,12 @@ func (c *concurrent) copies(pk probeKind, h uint64, p unsafe.Pointer) int {
 		h = c.h.u64(*(*uint64)(p))
 	case probeKeys | probe8, probeKeys | probeBytes, probeKeys | probeNibbles, probeKeys | probe16,
 		probeKeys | probeSemi, probeKeys | probeSemiNibbles, probeKeys | probeExpSemi,
-		probeKeys | probeGrownNarrow, probeKeys | probeGrown, probeKeys | probeGeneric,
-		probeString | probe8, probeString | probeBytes, probeString | probeNibbles, probeString | probe16,
+		probeKeys | probeGrownNarrow, probeKeys | probeGrown, probeKeys | probeGeneric:
+		h = c.h.otherKey(c.kind, p)
+	case probeString | probe8, probeString | probeBytes, probeString | probeNibbles, probeString | probe16,
 		probeString | probeSemi, probeString | probeSemiNibbles, probeString | probeExpSemi,
 		probeString | probeGrownNarrow, probeString | probeGrown, probeString | probeGeneric:
-		h = c.h.otherKey(c.kind, p)
+		h = c.h.str(*(*string)(p))
 	case probeHashed | probe8, probeHashed | probeBytes, probeHashed | probeNibbles, probeHashed | probe16,
 		probeHashed | probeSemi, probeHashed | probeSemiNibbles, probeHashed | probeExpSemi,
 		probeHashed | probeGrownNarrow, probeHashed | probeGrown, probeHashed | probeGeneric:

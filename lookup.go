@@ -11,7 +11,7 @@ import "unsafe"
 // not 158 (f = 13, G = 4).
 
 // lookup reports whether the filter may hold a key of key class pk: the
-// key at p (probeKeys, probeInts) or the hash h (probeHashed). One switch on
+// key at p (probeKeys, probeInts, probeString) or the hash h (probeHashed). One switch on
 // pk and the table's probe picks how the key is hashed and which probe
 // tests its buckets: a probeInts case hashes the key and falls through to
 // its probeHashed twin, whose probe is written out, constants as constants
@@ -120,7 +120,8 @@ func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 }
 
 // lookupKey is lookup of a key of class probeKeys, from a table: hashed by
-// otherKey (hasher.key's cases are probeInts' and probeHashed's), then
+// otherKey (hasher.key's other cases are probeInts', probeString's and
+// probeHashed's), then
 // lookup's switch again, after the calls the hash makes anyway. lookup,
 // nosplit, may not call itself: the linker forbids the cycle.
 //

@@ -20,6 +20,7 @@ var probeConfigs = []Config{
 	{Capacity: 3000, FingerprintBits: 13, Layout: SemiSorted, Generations: 4}, // probeExpSemi
 	{Capacity: 3000, FingerprintBits: 13, Generations: 4},                     // probeNibbles, generation bits
 	{Capacity: 100, MaxCapacity: 3000, FingerprintBits: 13},                   // probeGrown, then probeGrownNarrow
+	{Capacity: 100, MaxCapacity: 3000, FingerprintBits: 20},                   // probeGrown, grown
 	{Capacity: 3000, FingerprintBits: 20},                                     // probeGeneric
 	{Capacity: 3000, FingerprintBits: 4, Layout: SemiSorted},                  // probeGeneric, semi-sorted
 }

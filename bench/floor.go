@@ -98,9 +98,10 @@ func floorLoop(y *floor12, keys []uint64) int {
 }
 
 // containsLoop is the loop of Contains that the floor and the anchor time:
-// a function of its own, as floorLoop is, so that the loop keeps its values
-// in registers (inlined into a larger function, the anchor's loop spilled
-// them: 1.21x-1.28x the floor there, against 0.99x-1.11x here).
+// a function of its own, as floorLoop is, so that both loops are compiled
+// alike (inlined into the anchor's larger function, it reloaded 7 values
+// after each call; that was not the anchor's gap to the floor, which
+// stayed: bench/RESULTS.md).
 //
 //go:noinline
 func containsLoop(f *cuckoo.Filter[uint64], keys []uint64) int {
