@@ -73,7 +73,8 @@ func inserts(f *cuckoo.Filter[uint64], keys []uint64) int {
 }
 
 // slookups and sinserts are lookups and inserts of 16-byte string keys
-// (the bench's string keys): the key's 8 little-endian bytes twice.
+// (the bench's string keys: the key's 8 little-endian bytes twice),
+// written out again as clookups and cinserts are.
 //
 //go:noinline
 func slookups(f *cuckoo.Filter[string], keys []string, reps int) int {
