@@ -405,9 +405,9 @@ func (f *ConcurrentFilter[T]) describe(name string) string {
 // the buckets; whole-byte and nibble-aligned buckets share loadNarrow, whose
 // shift is branch-free. Tables of wider buckets, and retries, read by
 // countIn (lookupAt); strings and []byte hash in lookupString, keys of
-// other kinds in lookupKey. The exhaustive
-// case list is reader.lookup's, written again: it spares the jump table a
-// bounds check. Nosplit as reader.lookup.
+// other kinds in lookupKey. The exhaustive case list is reader.lookup's,
+// written again: it spares the jump table a bounds check. Nosplit as
+// reader.lookup.
 //
 //go:nosplit
 func (c *concurrent) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {

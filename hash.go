@@ -176,8 +176,8 @@ func (h *hasher) u64(v uint64) uint64 {
 }
 
 // str is xxh3 of the bytes of s (or of a []byte read as a string: its
-// first two words are one) with the filter's seed: keys of 9 to 16 bytes (UUIDs, and IDs of that size) by str16, the other
-// lengths by xxh3.
+// first two words are one) with the filter's seed: keys of 9 to 16 bytes
+// (UUIDs, and IDs of that size) by str16, the other lengths by xxh3.
 func (h *hasher) str(s string) uint64 {
 	if uint64(len(s))-9 > 7 {
 		return xxh3.HashStringSeed(s, h.seed)

@@ -11,16 +11,16 @@ import "unsafe"
 // not 158 (f = 13, G = 4).
 
 // lookup reports whether the filter may hold a key of key class pk: the
-// key at p (probeKeys, probeInts, probeString) or the hash h (probeHashed). One switch on
-// pk and the table's probe picks how the key is hashed and which probe
-// tests its buckets: a probeInts case hashes the key and falls through to
-// its probeHashed twin, whose probe is written out, constants as constants
-// (a probe in a function of its own is over the inlining budget; a copy of
-// the probe in the probeInts case saves the jump, 1 to 4 instructions a
-// lookup, not worth a second copy of every probe). Strings and
-// []byte go to lookupString, keys of other kinds to lookupKey; a zero filter finds nothing. Nosplit: its
-// frame is small and fixed and its callees check the stack (6.21 -> 6.00
-// ns, 1M keys, f = 8).
+// key at p (probeKeys, probeInts, probeString) or the hash h
+// (probeHashed). One switch on pk and the table's probe picks how the key
+// is hashed and which probe tests its buckets: a probeInts case hashes the
+// key and falls through to its probeHashed twin, whose probe is written
+// out, constants as constants (a probe in a function of its own is over the
+// inlining budget; a copy of the probe in the probeInts case saves the
+// jump, 1 to 4 instructions a lookup, not worth a second copy of every
+// probe). Strings and []byte go to lookupString, keys of other kinds to
+// lookupKey; a zero filter finds nothing. Nosplit: its frame is small and
+// fixed and its callees check the stack (6.21 -> 6.00 ns, 1M keys, f = 8).
 //
 //go:nosplit
 func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
@@ -121,9 +121,9 @@ func (r *reader) lookup(pk probeKind, h uint64, p unsafe.Pointer) bool {
 
 // lookupKey is lookup of a key of class probeKeys, from a table: hashed by
 // otherKey (hasher.key's other cases are probeInts', probeString's and
-// probeHashed's), then
-// lookup's switch again, after the calls the hash makes anyway. lookup,
-// nosplit, may not call itself: the linker forbids the cycle.
+// probeHashed's), then lookup's switch again, after the calls the hash
+// makes anyway. lookup, nosplit, may not call itself: the linker forbids
+// the cycle.
 //
 //go:noinline
 func (r *reader) lookupKey(p unsafe.Pointer) bool {
